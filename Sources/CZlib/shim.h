@@ -1,0 +1,2 @@
+// zlib, for reading `.gz` track and zone files transparently.
+#include <zlib.h>

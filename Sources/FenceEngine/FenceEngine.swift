@@ -1,0 +1,1 @@
+// Module FenceEngine: see Docs/Architecture.md.

@@ -1,0 +1,1 @@
+// Module FenceFormats: see Docs/Architecture.md.

@@ -1,0 +1,1 @@
+// Module FenceGEOS: see Docs/Architecture.md.

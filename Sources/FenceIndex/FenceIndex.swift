@@ -1,0 +1,1 @@
+// Module FenceIndex: see Docs/Architecture.md.

@@ -1,0 +1,1 @@
+// Module FenceTesting: see Docs/Architecture.md.
