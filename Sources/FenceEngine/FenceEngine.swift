@@ -1,1 +1,0 @@
-// Module FenceEngine: see Docs/Architecture.md.

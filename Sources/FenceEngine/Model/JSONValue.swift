@@ -1,0 +1,58 @@
+/// A JSON value, kept with its object keys in their original order.
+///
+/// Zones carry their `customData` as a ``JSONObject`` and every event of the zone carries the
+/// same value, so a daemon can forward events without looking anything up.
+public indirect enum JSONValue: Hashable, Sendable {
+  case null
+  case bool(Bool)
+  case number(Double)
+  case string(String)
+  case array([JSONValue])
+  case object(JSONObject)
+}
+
+/// A JSON object whose members keep the order they were given in.
+///
+/// Keys are unique: setting an existing key replaces its value in place.
+public struct JSONObject: Hashable, Sendable, ExpressibleByDictionaryLiteral {
+  public private(set) var members: [(key: String, value: JSONValue)]
+
+  public init() { members = [] }
+
+  public init(_ members: [(key: String, value: JSONValue)]) {
+    self.members = []
+    for member in members { self[member.key] = member.value }
+  }
+
+  public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    self.init(elements.map { (key: $0.0, value: $0.1) })
+  }
+
+  public var isEmpty: Bool { members.isEmpty }
+  public var count: Int { members.count }
+  public var keys: [String] { members.map(\.key) }
+
+  public subscript(key: String) -> JSONValue? {
+    get { members.first { $0.key == key }?.value }
+    set {
+      if let index = members.firstIndex(where: { $0.key == key }) {
+        if let newValue { members[index].value = newValue } else { members.remove(at: index) }
+      } else if let newValue {
+        members.append((key: key, value: newValue))
+      }
+    }
+  }
+
+  public static func == (a: JSONObject, b: JSONObject) -> Bool {
+    a.members.count == b.members.count
+      && zip(a.members, b.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(members.count)
+    for member in members {
+      hasher.combine(member.key)
+      hasher.combine(member.value)
+    }
+  }
+}
