@@ -1,0 +1,27 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// The benchmarks live in their own package so the library never depends on package-benchmark.
+// Run from this folder: `swift package benchmark` (see README.md here and Docs/Performance.md).
+let package = Package(
+  name: "FenceKitBenchmarks",
+  platforms: [.macOS(.v13)],
+  dependencies: [
+    .package(name: "FenceKit", path: ".."),
+    .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+  ],
+  targets: [
+    .executableTarget(
+      name: "GeometryBenchmarks",
+      dependencies: [
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "FenceGeometry", package: "FenceKit"),
+        .product(name: "FenceGEOS", package: "FenceKit"),
+        .product(name: "FenceIndex", package: "FenceKit"),
+      ],
+      path: "Benchmarks/GeometryBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

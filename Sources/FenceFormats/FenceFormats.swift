@@ -1,1 +1,0 @@
-// Module FenceFormats: see Docs/Architecture.md.

@@ -1,1 +1,0 @@
-// Module FenceGEOS: see Docs/Architecture.md.
