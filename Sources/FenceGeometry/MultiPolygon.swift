@@ -3,18 +3,58 @@
 /// A position is inside when any part covers it (boundaries included).
 public struct MultiPolygon: Hashable, Sendable {
   public let polygons: [Polygon]
+  @usableFromInline
+  let _boundingBox: BoundingBox
 
   /// - Throws: ``GeometryError/Fault/empty`` when there are no polygons.
   public init(_ polygons: [Polygon], name: String = "multipolygon") throws {
     guard !polygons.isEmpty else { throw GeometryError(shape: name, fault: .empty) }
     self.polygons = polygons
+    self._boundingBox = BoundingBox.union(polygons.map(\.boundingBox))
   }
 
   /// A multipolygon of one polygon.
   public init(_ polygon: Polygon) {
     self.polygons = [polygon]
+    self._boundingBox = polygon.boundingBox
   }
 
   /// The number of vertices over all parts and rings.
   public var vertexCount: Int { polygons.reduce(0) { $0 + $1.vertexCount } }
+}
+
+extension BoundingBox {
+  /// The smaller of two boxes holding all `boxes`: one with plain longitudes, and one that
+  /// crosses the antimeridian (when no box spans longitude 0 without crossing).
+  static func union(_ boxes: [BoundingBox]) -> BoundingBox {
+    precondition(!boxes.isEmpty, "union of no boxes")
+    let south = boxes.map(\.south).min() ?? 0
+    let north = boxes.map(\.north).max() ?? 0
+    var west = Double.infinity
+    var east = -Double.infinity
+    var unwrappedWest = Double.infinity
+    var unwrappedEast = -Double.infinity
+    var canUnwrap = true
+    for box in boxes {
+      if box.crossesAntimeridian {
+        west = -180
+        east = 180
+        unwrappedWest = min(unwrappedWest, box.west)
+        unwrappedEast = max(unwrappedEast, box.east + 360)
+      } else {
+        west = min(west, box.west)
+        east = max(east, box.east)
+        if box.west < 0 && box.east >= 0 { canUnwrap = false }
+        let shift = box.east < 0 ? 360.0 : 0
+        unwrappedWest = min(unwrappedWest, box.west + shift)
+        unwrappedEast = max(unwrappedEast, box.east + shift)
+      }
+    }
+    let plain = BoundingBox(south: south, west: west, north: north, east: east)
+    guard canUnwrap, unwrappedEast - unwrappedWest < east - west else { return plain }
+    if unwrappedEast - unwrappedWest >= 360 { return .allLongitudes(south: south, north: north) }
+    let w = unwrappedWest > 180 ? unwrappedWest - 360 : unwrappedWest
+    let e = unwrappedEast > 180 ? unwrappedEast - 360 : unwrappedEast
+    return BoundingBox(south: south, west: w, north: north, east: e)
+  }
 }

@@ -1,17 +1,27 @@
 /// A polygon: one exterior ring and any number of holes, with straight edges in (lon, lat).
 ///
 /// Rings are given closed (last position equals the first) in either winding. The boundary
-/// (exterior and hole edges) counts as inside. A polygon whose edges cross the antimeridian
-/// (an edge spanning more than 180 degrees of longitude) is unwrapped once at construction and
-/// tested on both sides of it.
+/// (exterior and hole edges) counts as inside. A polygon with an edge spanning more than 180
+/// degrees of longitude crosses the antimeridian: it is unwrapped once at construction (360 is
+/// added to its negative longitudes) and its ``boundingBox`` has `west > east`. Rings that run
+/// along the map frame (edges between longitudes -180 and 180, such as Antarctica's edge at the
+/// south pole) are plain planar polygons, as in GEOS.
 ///
 /// Structural faults (unclosed ring, too few points, an empty ring) are found here; topology
-/// (self-intersection, holes outside the shell) is validated by GEOS in `FenceGEOS`.
+/// (self-intersection, holes outside the shell) is validated by GEOS in `FenceGEOS`. Containment
+/// assumes a valid polygon: it is the even-odd rule over the edges of all rings.
+///
+/// An edge index (horizontal stripes, see `EdgeIndex`) is built in the initializer, in
+/// O(*n*) time and memory for *n* vertices; copies of the value share it.
 public struct Polygon: Hashable, Sendable {
   /// The exterior ring followed by the holes, each closed, as given.
   public let rings: [[Coordinate]]
+  /// A box that holds the whole polygon (`west > east` when it crosses the antimeridian).
+  public let boundingBox: BoundingBox
+  /// The edges of all rings, indexed by latitude.
+  let index: EdgeIndex
 
-  /// Validates the rings' structure and builds the polygon.
+  /// Validates the rings' structure and builds the polygon and its edge index.
   ///
   /// - Throws: ``GeometryError`` naming `name` and the ring for an empty geometry, an unclosed
   ///   ring, or a ring with fewer than 3 distinct positions.
@@ -34,6 +44,8 @@ public struct Polygon: Hashable, Sendable {
       }
     }
     self.rings = rings
+    self.index = EdgeIndex(chains: rings)
+    self.boundingBox = index.boundingBox
   }
 
   /// The exterior ring.
@@ -42,4 +54,9 @@ public struct Polygon: Hashable, Sendable {
   public var holes: ArraySlice<[Coordinate]> { rings.dropFirst() }
   /// The number of vertices over all rings (closing positions included).
   public var vertexCount: Int { rings.reduce(0) { $0 + $1.count } }
+  /// Whether the polygon was unwrapped because it crosses the antimeridian.
+  public var crossesAntimeridian: Bool { index.isUnwrapped }
+
+  public static func == (lhs: Polygon, rhs: Polygon) -> Bool { lhs.rings == rhs.rings }
+  public func hash(into hasher: inout Hasher) { hasher.combine(rings) }
 }

@@ -1,1 +1,0 @@
-// Module FenceIndex: see Docs/Architecture.md.
