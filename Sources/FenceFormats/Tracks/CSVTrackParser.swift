@@ -1,0 +1,262 @@
+import FenceEngine
+
+/// Reads fixes from CSV with a header row, field by field from the input buffer.
+///
+/// Fields follow RFC 4180: a field in double quotes may hold the delimiter, newlines and `""`
+/// (a literal quote); it is unescaped in place. Spaces and tabs around a field are ignored.
+/// Empty lines are skipped silently. A missing optional value (empty field) is `nil`.
+final class CSVTrackParser: TrackParser {
+  private let input: ByteInput
+  private let delimiter: UInt8
+  private let deviceColumn: Int?
+  private let fixedDevice: String
+  private let timeColumn: Int
+  private let latitudeColumn: Int
+  private let longitudeColumn: Int
+  private let accuracyColumn: Int?
+  private let speedColumn: Int?
+  private let courseColumn: Int?
+  private let speedUnit: SpeedUnit
+  private let neededFields: Int
+  private let names: [String]
+  /// Field bounds of the current record, reused.
+  private var fieldStarts: [Int]
+  private var fieldEnds: [Int]
+  /// The last device's bytes and string, so consecutive rows of one device share a string.
+  private var lastDeviceBytes: [UInt8] = []
+  private var lastDevice = ""
+
+  init(input: ByteInput, options: TrackReadOptions) throws(TrackReadError) {
+    self.input = input
+    self.delimiter = options.delimiter
+    let path = input.path
+    // Header: the first non-empty record.
+    var header: [String] = []
+    do {
+      while let record = try input.nextLine(quoteAware: true) {
+        var bytes = UnsafeMutableBufferPointer(rebasing: record[...])
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+          bytes = UnsafeMutableBufferPointer(rebasing: bytes[3...])  // UTF-8 byte order mark
+        }
+        var starts: [Int] = []
+        var ends: [Int] = []
+        CSVTrackParser.split(bytes, delimiter: options.delimiter, limit: .max, &starts, &ends)
+        header = zip(starts, ends).map {
+          String(decoding: UnsafeBufferPointer(rebasing: bytes[$0..<$1]), as: UTF8.self)
+        }
+        if header.count > 1 || header.first?.isEmpty == false { break }
+      }
+    } catch {
+      throw error.trackReadError
+    }
+    guard !header.isEmpty else { throw TrackReadError(file: path, reason: "the file is empty: expected a header row") }
+    names = header
+    let lowered = header.map { $0.lowercased() }
+
+    func column(_ field: String, _ override: String?, _ candidates: [String], required: Bool)
+      throws(TrackReadError) -> Int?
+    {
+      if let override {
+        guard let index = lowered.firstIndex(of: override.lowercased()) else {
+          throw TrackReadError(
+            file: path, line: 1,
+            reason: "no column \"\(override)\" for \(field) in the header (\(header.joined(separator: ",")))")
+        }
+        return index
+      }
+      for candidate in candidates {
+        if let index = lowered.firstIndex(of: candidate) { return index }
+      }
+      if required {
+        throw TrackReadError(
+          file: path, line: 1,
+          reason: "no \(field) column: expected one of \(candidates.joined(separator: "|")) in the header (\(header.joined(separator: ",")))")
+      }
+      return nil
+    }
+    let columns = options.columns
+    let device = try column(
+      "device", columns.device, CSVColumns.deviceCandidates, required: options.device == nil)
+    deviceColumn = device
+    fixedDevice = options.device ?? ""
+    guard let time = try column("time", columns.time, CSVColumns.timeCandidates, required: true),
+      let latitude = try column("latitude", columns.latitude, CSVColumns.latitudeCandidates, required: true),
+      let longitude = try column("longitude", columns.longitude, CSVColumns.longitudeCandidates, required: true)
+    else { preconditionFailure("required columns are found or thrown") }
+    timeColumn = time
+    latitudeColumn = latitude
+    longitudeColumn = longitude
+    accuracyColumn = try column("accuracy", columns.accuracy, CSVColumns.accuracyCandidates, required: false)
+    speedColumn = try column("speed", columns.speed, CSVColumns.speedCandidates, required: false)
+    courseColumn = try column("course", columns.course, CSVColumns.courseCandidates, required: false)
+    if let unit = options.speedUnit {
+      speedUnit = unit
+    } else if let speedColumn, lowered[speedColumn] == "sog" {
+      speedUnit = .knots
+    } else {
+      speedUnit = .metresPerSecond
+    }
+    let used = [device, time, latitude, longitude, accuracyColumn, speedColumn, courseColumn]
+    neededFields = used.compactMap { $0 }.max().map { $0 + 1 } ?? 0
+    fieldStarts = []
+    fieldEnds = []
+    fieldStarts.reserveCapacity(header.count + 1)
+    fieldEnds.reserveCapacity(header.count + 1)
+  }
+
+  /// Splits a record into at most `limit` fields (the rest of the record is not scanned),
+  /// unquoting quoted fields in place and trimming spaces.
+  @inline(__always)
+  static func split(
+    _ record: UnsafeMutableBufferPointer<UInt8>, delimiter: UInt8, limit: Int,
+    _ starts: inout [Int], _ ends: inout [Int]
+  ) {
+    starts.removeAll(keepingCapacity: true)
+    ends.removeAll(keepingCapacity: true)
+    let count = record.count
+    var i = 0
+    while true {
+      // Skip leading blanks.
+      while i < count, record[i] == 0x20 || record[i] == 0x09 { i += 1 }
+      if i < count, record[i] == 0x22 {
+        // Quoted: unescape "" in place; content ends at the closing quote.
+        i += 1
+        let start = i
+        var write = i
+        while i < count {
+          let byte = record[i]
+          if byte == 0x22 {
+            if i + 1 < count, record[i + 1] == 0x22 {
+              record[write] = 0x22
+              write += 1
+              i += 2
+              continue
+            }
+            i += 1
+            break
+          }
+          record[write] = byte
+          write += 1
+          i += 1
+        }
+        starts.append(start)
+        ends.append(write)
+        // Skip anything up to the delimiter (blanks after the closing quote).
+        while i < count, record[i] != delimiter { i += 1 }
+      } else {
+        let start = i
+        while i < count, record[i] != delimiter { i += 1 }
+        var end = i
+        while end > start, record[end - 1] == 0x20 || record[end - 1] == 0x09 { end -= 1 }
+        starts.append(start)
+        ends.append(end)
+      }
+      if i >= count || starts.count >= limit { return }
+      i += 1  // the delimiter
+      if i == count {
+        starts.append(i)
+        ends.append(i)
+        return
+      }
+    }
+  }
+
+  func next(_ log: inout IssueLog) throws(TrackReadError) -> LocationFix? {
+    while true {
+      let optionalRecord: UnsafeMutableBufferPointer<UInt8>?
+      do {
+        optionalRecord = try input.nextLine(quoteAware: true)
+      } catch {
+        throw error.trackReadError
+      }
+      guard let record = optionalRecord else { return nil }
+      if record.isEmpty { continue }
+      Self.split(record, delimiter: delimiter, limit: neededFields, &fieldStarts, &fieldEnds)
+      if fieldStarts.count == 1, fieldStarts[0] == fieldEnds[0] { continue }  // a blank line
+      let line = input.recordLine
+      guard fieldStarts.count >= neededFields else {
+        try log.skip(
+          line: line,
+          "expected at least \(neededFields) fields, found \(fieldStarts.count)")
+        continue
+      }
+      let row = UnsafeBufferPointer(record)
+      func field(_ column: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: row[fieldStarts[column]..<fieldEnds[column]])
+      }
+      // Time.
+      let timeField = field(timeColumn)
+      guard let time = TimestampParser.parse(timeField) else {
+        try log.skip(line: line, "column \"\(names[timeColumn])\": expected a time (RFC 3339 or epoch seconds), got \(quotedForMessage(timeField))")
+        continue
+      }
+      let latitudeField = field(latitudeColumn)
+      guard let latitude = DecimalNumber.parse(latitudeField) else {
+        try log.skip(line: line, "column \"\(names[latitudeColumn])\": expected a latitude in degrees, got \(quotedForMessage(latitudeField))")
+        continue
+      }
+      let longitudeField = field(longitudeColumn)
+      guard let longitude = DecimalNumber.parse(longitudeField) else {
+        try log.skip(line: line, "column \"\(names[longitudeColumn])\": expected a longitude in degrees, got \(quotedForMessage(longitudeField))")
+        continue
+      }
+      var accuracy: Double?
+      var speed: Double?
+      var course: Double?
+      if let column = accuracyColumn {
+        let f = field(column)
+        if !f.isEmpty {
+          guard let value = DecimalNumber.parse(f) else {
+            try log.skip(line: line, "column \"\(names[column])\": expected an accuracy in metres, got \(quotedForMessage(f))")
+            continue
+          }
+          accuracy = value
+        }
+      }
+      if let column = speedColumn {
+        let f = field(column)
+        if !f.isEmpty {
+          guard let value = DecimalNumber.parse(f) else {
+            try log.skip(line: line, "column \"\(names[column])\": expected a speed, got \(quotedForMessage(f))")
+            continue
+          }
+          speed = speedUnit.toMetresPerSecond(value)
+        }
+      }
+      if let column = courseColumn {
+        let f = field(column)
+        if !f.isEmpty {
+          guard let value = DecimalNumber.parse(f) else {
+            try log.skip(line: line, "column \"\(names[column])\": expected a course in degrees, got \(quotedForMessage(f))")
+            continue
+          }
+          course = value
+        }
+      }
+      let device: String
+      if let column = deviceColumn {
+        let f = field(column)
+        guard !f.isEmpty else {
+          try log.skip(line: line, "column \"\(names[column])\": the device is empty")
+          continue
+        }
+        device = deviceString(f)
+      } else {
+        device = fixedDevice
+      }
+      return LocationFix(
+        device: device, time: time, latitude: latitude, longitude: longitude,
+        accuracy: accuracy, speed: speed, course: course)
+    }
+  }
+
+  /// The device's string, reusing the previous row's when the bytes are the same.
+  @inline(__always)
+  private func deviceString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    if bytes.elementsEqual(lastDeviceBytes) { return lastDevice }
+    lastDeviceBytes.removeAll(keepingCapacity: true)
+    lastDeviceBytes.append(contentsOf: bytes)
+    lastDevice = String(decoding: bytes, as: UTF8.self)
+    return lastDevice
+  }
+}

@@ -1,0 +1,76 @@
+import FenceEngine
+
+/// Streams the fixes of one track file, one at a time, without holding the file in memory.
+///
+/// The file is read in 1 MiB chunks (through zlib, so a `.gz` file is decompressed on the fly;
+/// `-` reads standard input, which needs an explicit ``TrackReadOptions/format``). Rows that
+/// cannot be parsed are skipped and counted (``skippedRowCount``), the first
+/// ``TrackReadOptions/maximumRetainedIssues`` of them kept in ``issues``; with
+/// ``TrackReadOptions/strict`` the first one throws instead. Coordinates are not validated
+/// here: the engine rejects and counts invalid ones itself.
+///
+/// Not thread-safe: use one reader per task.
+///
+/// ```swift
+/// let reader = try TrackReader(path: "ais.csv")
+/// while let fix = try reader.next() { evaluator.process(fix) }
+/// print(reader.issues)
+/// ```
+public final class TrackReader {
+  /// The path as given.
+  public let path: String
+  /// The format in use.
+  public let format: TrackFormat
+  private let parser: any TrackParser
+  private var log: IssueLog
+  /// Fixes returned so far.
+  public private(set) var fixCount = 0
+
+  /// Opens a track file and reads its header, if the format has one.
+  ///
+  /// - Throws: ``TrackReadError`` when the file cannot be opened, its format cannot be told from
+  ///   its name, or a CSV header lacks a required column.
+  public init(path: String, options: TrackReadOptions = TrackReadOptions()) throws {
+    guard let format = options.format ?? TrackFormat(path: path) else {
+      throw TrackReadError(
+        file: path,
+        reason: "cannot tell the track format from the file name: use .csv, .gpx, .ndjson or .jsonl (optionally .gz), or give the format explicitly")
+    }
+    let input: ByteInput
+    do {
+      input = try ByteInput(path: path)
+    } catch {
+      throw TrackReadError(file: path, reason: "cannot open: \(error.reason)")
+    }
+    self.path = path
+    self.format = format
+    self.log = IssueLog(file: path, strict: options.strict, limit: options.maximumRetainedIssues)
+    switch format {
+    case .csv: parser = try CSVTrackParser(input: input, options: options)
+    case .gpx: parser = GPXTrackParser(input: input, options: options)
+    case .ndjson: parser = NDJSONTrackParser(input: input)
+    }
+  }
+
+  /// The next fix in file order, or `nil` at the end of the file.
+  ///
+  /// - Throws: ``TrackReadError`` on a read error, malformed GPX, or (strict mode) a bad row.
+  public func next() throws -> LocationFix? {
+    let fix = try parser.next(&log)
+    if fix != nil { fixCount += 1 }
+    return fix
+  }
+
+  /// The rows skipped so far (at most ``TrackReadOptions/maximumRetainedIssues``).
+  public var issues: [TrackIssue] { log.issues }
+
+  /// The number of rows skipped so far.
+  public var skippedRowCount: Int { log.skippedCount }
+
+  /// Reads every remaining fix into an array (for small files and tests).
+  public func readAll() throws -> [LocationFix] {
+    var fixes: [LocationFix] = []
+    while let fix = try next() { fixes.append(fix) }
+    return fixes
+  }
+}
