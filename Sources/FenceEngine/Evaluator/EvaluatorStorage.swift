@@ -1,0 +1,168 @@
+import FenceGEOS
+import FenceGeometry
+
+/// A zone as the evaluator keeps it: the public value plus the slots of its fences and GEOLINEs.
+struct CompiledZone {
+  var zone: Zone
+  /// Element slots of the zone's fences, in the zone's order.
+  var fenceSlots: [Int32]
+  /// Element slots of the zone's GEOLINEs.
+  var geolineSlots: [Int32]
+  /// The evaluator's add sequence when this zone id was added (a replace keeps it): a device
+  /// whose last accepted fix came before it sees the zone for the first time.
+  var addedSequence: UInt64
+
+  var id: String { zone.id }
+  var rules: ZoneRules { zone.rules }
+}
+
+/// One fence or GEOLINE of a zone, in a dense slot.
+struct Element {
+  enum Shape {
+    /// `rank` is the fence's position among its zone's fences sorted by id: the lowest rank
+    /// among containing fences names a check-in.
+    case fence(Area, rank: Int32, prepared: PreparedShape?)
+    case geoline(Polyline, Geoline.DirectionFilter)
+  }
+
+  var id: String
+  var zone: Int32
+  var shape: Shape
+  var box: BoundingBox
+}
+
+/// Where a device stands with one zone.
+enum Presence: Equatable {
+  /// Not inside (or never seen inside).
+  case outside
+  /// Inside without a check-in (initial trigger off, or the entry was suppressed by MRT): no
+  /// dwell and no check-out for this stay.
+  case insideSilently
+  /// Checked in through a fence.
+  case checkedIn
+}
+
+/// The dwell of one stay.
+enum DwellStatus: Equatable {
+  case none
+  /// In the evaluator's queue, due at the record's `dwellDeadline`.
+  case scheduled
+  /// Due while an exit was pending: emitted when the device is inside again, dropped when the
+  /// exit is confirmed.
+  case waiting
+  case fired
+}
+
+/// One device's state with one zone: presence, the current stay, a pending exit and the MRT
+/// window. Kept sorted by zone slot in the device's `records`.
+struct ZoneRecord {
+  var zone: Int32
+  var presence: Presence = .outside
+  /// A token unique to the current stay, so stale dwell queue entries can be recognised.
+  var stay: UInt64 = 0
+  var checkInTime = Timestamp(microsecondsSinceEpoch: 0)
+  var checkInFence = ""
+  var willCheckOut = false
+  var dwell: DwellStatus = .none
+  var dwellDeadline = Timestamp(microsecondsSinceEpoch: 0)
+  /// Consecutive accepted fixes outside during this stay (0 when none is pending).
+  var exitCount: Int32 = 0
+  /// The first fix of the pending exit: the check-out is stamped with it.
+  var exitTime = Timestamp(microsecondsSinceEpoch: 0)
+  var exitLatitude = 0.0
+  var exitLongitude = 0.0
+  var exitSpeed: Double?
+  var exitCourse: Double?
+  /// Start of the MRT window, if one was ever opened.
+  var windowStart: Timestamp?
+  /// Per-fix scratch: whether the current fix counts as inside (containment or hysteresis).
+  var isInsideNow = false
+  /// Per-fix scratch: the containing fence with the lowest rank.
+  var fenceNow: Int32 = -1
+}
+
+/// Everything the evaluator remembers about one device.
+struct DeviceState {
+  var name: String
+  var hasFix = false
+  var lastTime = Timestamp(microsecondsSinceEpoch: 0)
+  var lastCoordinate = Coordinate(uncheckedLatitude: 0, longitude: 0)
+  var lastSpeed: Double?
+  var lastCourse: Double?
+  /// The evaluator's add sequence at this device's last accepted fix.
+  var lastSequence: UInt64 = 0
+  /// Sorted by zone slot.
+  var records: [ZoneRecord] = []
+  /// The monitored set, as element slots sorted ascending.
+  var monitored: [Int32] = []
+
+  init(name: String) { self.name = name }
+
+  /// The index of the record for `zone`, or where it would be inserted.
+  func recordIndex(of zone: Int32) -> (index: Int, found: Bool) {
+    var low = 0
+    var high = records.count
+    while low < high {
+      let mid = (low + high) / 2
+      if records[mid].zone < zone { low = mid + 1 } else { high = mid }
+    }
+    return (low, low < records.count && records[low].zone == zone)
+  }
+
+  /// The index of the record for `zone`, inserting an `outside` record when there is none.
+  mutating func ensureRecord(for zone: Int32) -> Int {
+    let (index, found) = recordIndex(of: zone)
+    if !found { records.insert(ZoneRecord(zone: zone), at: index) }
+    return index
+  }
+}
+
+/// A dwell deadline in the evaluator's min-heap.
+struct DwellEntry {
+  var deadline: Timestamp
+  var device: Int32
+  var zone: Int32
+  var stay: UInt64
+}
+
+/// A binary min-heap of dwell deadlines (ties in any order: due entries are sorted before they
+/// are emitted).
+struct DwellQueue {
+  private(set) var entries: [DwellEntry] = []
+
+  var nextDeadline: Timestamp? { entries.first?.deadline }
+
+  mutating func push(_ entry: DwellEntry) {
+    entries.append(entry)
+    var child = entries.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard entries[child].deadline < entries[parent].deadline else { break }
+      entries.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  /// Removes and returns the earliest entry.
+  mutating func pop() -> DwellEntry? {
+    guard !entries.isEmpty else { return nil }
+    entries.swapAt(0, entries.count - 1)
+    let top = entries.removeLast()
+    var parent = 0
+    while true {
+      let left = 2 * parent + 1
+      let right = left + 1
+      var smallest = parent
+      if left < entries.count, entries[left].deadline < entries[smallest].deadline {
+        smallest = left
+      }
+      if right < entries.count, entries[right].deadline < entries[smallest].deadline {
+        smallest = right
+      }
+      if smallest == parent { break }
+      entries.swapAt(parent, smallest)
+      parent = smallest
+    }
+    return top
+  }
+}

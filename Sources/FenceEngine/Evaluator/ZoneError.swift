@@ -1,0 +1,75 @@
+/// A zone that cannot be loaded, naming the zone, the fence or GEOLINE when one is at fault,
+/// and what is wrong.
+///
+/// A load that throws changes nothing: the evaluator validates every zone of a load before it
+/// applies any of them.
+public struct ZoneError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What is wrong.
+  public enum Fault: Hashable, Sendable {
+    /// The zone's id is the empty string.
+    case emptyZoneID
+    /// Two zones of one load have this id.
+    case duplicateZoneID
+    /// The zone has neither fences nor GEOLINEs.
+    case noFencesOrGeolines
+    /// A fence or GEOLINE id is the empty string.
+    case emptyFenceID
+    /// The fence or GEOLINE id is already used by a fence or GEOLINE of `otherZone` (fence and
+    /// GEOLINE ids share one namespace across the evaluator).
+    case duplicateFenceID(otherZone: String)
+    /// `minimumRetriggerTime` is negative or not finite.
+    case invalidMinimumRetriggerTime(Double)
+    /// `dwell` is negative or not finite.
+    case invalidDwell(Double)
+    /// `exitHysteresis` is negative or not finite.
+    case invalidExitHysteresis(Double)
+    /// `exitConfirmations` is below 1.
+    case invalidExitConfirmations(Int)
+    /// The predicate backend could not prepare the fence's shape (GEOS's message).
+    case unpreparableShape(String)
+  }
+
+  /// The zone's id.
+  public var zone: String
+  /// The fence or GEOLINE at fault, if the fault is one of them.
+  public var fence: String?
+  /// What is wrong.
+  public var fault: Fault
+
+  public init(zone: String, fence: String? = nil, fault: Fault) {
+    self.zone = zone
+    self.fence = fence
+    self.fault = fault
+  }
+
+  public var description: String {
+    let place = fence.map { "zone \"\(zone)\", fence \"\($0)\"" } ?? "zone \"\(zone)\""
+    return "\(place): \(faultDescription)"
+  }
+
+  /// The fault alone, as a sentence fragment.
+  public var faultDescription: String {
+    switch fault {
+    case .emptyZoneID:
+      return "the zone id is empty; give every zone a unique, non-empty id"
+    case .duplicateZoneID:
+      return "two zones of this load have the same id; zone ids must be unique"
+    case .noFencesOrGeolines:
+      return "the zone has no fences and no GEOLINEs; give it at least one"
+    case .emptyFenceID:
+      return "a fence or GEOLINE id is empty; give each a unique, non-empty id"
+    case .duplicateFenceID(let other):
+      return "the id is already used by a fence or GEOLINE of zone \"\(other)\"; fence and GEOLINE ids must be unique across the engine"
+    case .invalidMinimumRetriggerTime(let value):
+      return "minimumRetriggerTime must be a finite number of seconds >= 0, got \(value)"
+    case .invalidDwell(let value):
+      return "dwell must be a finite number of seconds >= 0, got \(value)"
+    case .invalidExitHysteresis(let value):
+      return "exitHysteresis must be a finite number of metres >= 0, got \(value)"
+    case .invalidExitConfirmations(let value):
+      return "exitConfirmations must be at least 1, got \(value)"
+    case .unpreparableShape(let message):
+      return "the shape could not be prepared: \(message)"
+    }
+  }
+}

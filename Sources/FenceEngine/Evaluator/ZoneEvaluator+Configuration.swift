@@ -1,0 +1,63 @@
+extension ZoneEvaluator {
+  /// How a ``ZoneEvaluator`` accepts fixes, tests fences and monitors nearby regions.
+  public struct Configuration: Hashable, Sendable {
+    /// Fixes whose `accuracy` is larger than this many metres are rejected (`lowAccuracy`).
+    /// Default 100 m.
+    public var maximumAccuracy: Double
+    /// When set, a fix implying a speed above this many metres per second from the device's
+    /// last accepted fix is rejected (`implausibleSpeed`). Default `nil` (no check).
+    public var maximumSpeed: Double?
+    /// Nearest-N monitoring of fences and GEOLINEs; `nil` (the default) turns it off.
+    public var proximity: ProximityMonitoring?
+    /// Which code tests polygon fences. Default ``PredicateBackend/native``.
+    public var predicateBackend: PredicateBackend
+    /// Whether rejected fixes are reported as `rejected` events (diagnostics). Default `false`:
+    /// rejections are only counted in ``ZoneEvaluator/rejections``.
+    public var reportsRejections: Bool
+
+    public init(
+      maximumAccuracy: Double = 100, maximumSpeed: Double? = nil,
+      proximity: ProximityMonitoring? = nil, predicateBackend: PredicateBackend = .native,
+      reportsRejections: Bool = false
+    ) {
+      self.maximumAccuracy = maximumAccuracy
+      self.maximumSpeed = maximumSpeed
+      self.proximity = proximity
+      self.predicateBackend = predicateBackend
+      self.reportsRejections = reportsRejections
+    }
+
+    /// The spec's defaults: 100 m maximum accuracy, no speed check, no proximity monitoring,
+    /// native predicates, no diagnostics.
+    public static let `default` = Configuration()
+  }
+
+  /// Proximity monitoring: after each accepted fix, a device's monitored set is the up to
+  /// ``count`` fences and GEOLINEs within ``radius`` metres, nearest first (ties by id).
+  public struct ProximityMonitoring: Hashable, Sendable {
+    /// The most regions monitored at once (default 20, the iOS limit).
+    public var count: Int
+    /// Metres; regions farther than this are never monitored (default 1000).
+    public var radius: Double
+    /// When true, fences and GEOLINEs outside the device's monitored set are invisible to it, as
+    /// on a phone that registered only those regions. The set used for a fix is the one
+    /// computed at the device's previous accepted fix (on its first fix, the set around that
+    /// fix). Default false.
+    public var triggersOnlyMonitored: Bool
+
+    public init(count: Int = 20, radius: Double = 1000, triggersOnlyMonitored: Bool = false) {
+      self.count = count
+      self.radius = radius
+      self.triggersOnlyMonitored = triggersOnlyMonitored
+    }
+  }
+
+  /// Which implementation answers "does this polygon fence cover this position?".
+  public enum PredicateBackend: String, Hashable, Sendable, CaseIterable {
+    /// FenceGeometry's Swift polygon containment (the default).
+    case native
+    /// GEOS prepared `covers` for polygon fences (circles stay native). Polygons are prepared
+    /// once when their zone is added.
+    case geosPrepared
+  }
+}

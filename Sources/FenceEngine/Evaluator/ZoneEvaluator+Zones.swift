@@ -1,0 +1,312 @@
+import FenceGEOS
+import FenceGeometry
+
+extension ZoneEvaluator {
+  // MARK: - Reading zones
+
+  /// Every zone, sorted by id.
+  public var zones: [Zone] {
+    zoneSlots.compactMap { $0?.zone }.sorted { $0.id < $1.id }
+  }
+
+  /// The zone with this id, if loaded.
+  public func zone(id: String) -> Zone? {
+    zoneSlotByID[id].flatMap { zoneSlots[Int($0)]?.zone }
+  }
+
+  /// The number of loaded zones.
+  public var zoneCount: Int { zoneSlotByID.count }
+
+  /// The number of loaded fences and GEOLINEs.
+  public var elementCount: Int { elementSlotByID.count }
+
+  // MARK: - Changing zones
+
+  /// Adds one zone, or replaces the zone with the same id (see ``add(_:)-([Zone])``).
+  public mutating func add(_ zone: Zone) throws {
+    try add([zone])
+  }
+
+  /// Adds zones, replacing loaded zones that have the same ids, all or nothing.
+  ///
+  /// A replaced zone keeps every device's state with it (presence, check-in, MRT window,
+  /// pending exit); a not-yet-fired dwell is rescheduled to the new rules' dwell time (or
+  /// cancelled when the new rules have none). A zone added under a new id gives each device's
+  /// next accepted fix that finds it inside an initial trigger.
+  ///
+  /// - Throws: ``ZoneError`` naming the first invalid zone (and fence): a duplicate zone id in
+  ///   `zones`, a fence or GEOLINE id already used by another zone, a zone with no fences or
+  ///   GEOLINEs, an invalid rule, or a shape GEOS cannot prepare. Nothing changes then.
+  /// - Complexity: O(*k* log *n*) index work for *k* new fences and GEOLINEs among *n*.
+  public mutating func add(_ zones: [Zone]) throws {
+    let prepared = try validate(zones, replacingEverything: false)
+    var batch = RemovalBatch()
+    for zone in prepared { apply(zone, batch: &batch) }
+    finish(batch)
+  }
+
+  /// Replaces every loaded zone by `zones`, all or nothing: zones whose id is not in `zones` are
+  /// removed (their device state dropped without events), zones with the same id are replaced
+  /// (keeping device state), new ids are added.
+  ///
+  /// - Throws: ``ZoneError`` as ``add(_:)-([Zone])``; nothing changes then.
+  public mutating func replaceAll(with zones: [Zone]) throws {
+    let prepared = try validate(zones, replacingEverything: true)
+    var batch = RemovalBatch()
+    var keep = Set<String>()
+    for zone in zones { keep.insert(zone.id) }
+    for (id, slot) in zoneSlotByID where !keep.contains(id) {
+      removeZone(slot: slot, batch: &batch)
+    }
+    for zone in prepared { apply(zone, batch: &batch) }
+    finish(batch)
+  }
+
+  /// Removes the zone with this id, dropping every device's state with it without an event.
+  ///
+  /// - Returns: whether a zone had this id.
+  @discardableResult
+  public mutating func remove(zoneID: String) -> Bool {
+    guard let slot = zoneSlotByID[zoneID] else { return false }
+    var batch = RemovalBatch()
+    removeZone(slot: slot, batch: &batch)
+    finish(batch)
+    return true
+  }
+
+  // MARK: - Validation
+
+  /// A zone that passed validation, with its prepared polygons (GEOS backend) by fence index.
+  struct ValidatedZone {
+    var zone: Zone
+    var prepared: [PreparedShape?]
+  }
+
+  /// Checks every zone of a load against the spec's rules and the loaded zones.
+  func validate(_ zones: [Zone], replacingEverything: Bool) throws -> [ValidatedZone] {
+    var zoneIDs = Set<String>()
+    var elementOwner: [String: String] = [:]
+    for zone in zones {
+      guard !zone.id.isEmpty else { throw ZoneError(zone: zone.id, fault: .emptyZoneID) }
+      guard zoneIDs.insert(zone.id).inserted else {
+        throw ZoneError(zone: zone.id, fault: .duplicateZoneID)
+      }
+    }
+    var result: [ValidatedZone] = []
+    result.reserveCapacity(zones.count)
+    var context = geosContext
+    for zone in zones {
+      try Self.validateRules(of: zone)
+      guard !zone.fences.isEmpty || !zone.geolines.isEmpty else {
+        throw ZoneError(zone: zone.id, fault: .noFencesOrGeolines)
+      }
+      let ids = zone.fences.map(\.id) + zone.geolines.map(\.id)
+      for id in ids {
+        guard !id.isEmpty else { throw ZoneError(zone: zone.id, fence: id, fault: .emptyFenceID) }
+        if let other = elementOwner[id] {
+          throw ZoneError(zone: zone.id, fence: id, fault: .duplicateFenceID(otherZone: other))
+        }
+        elementOwner[id] = zone.id
+        if let slot = elementSlotByID[id], let element = elements[Int(slot)] {
+          let owner = zoneID(at: element.zone)
+          // Ids of zones this load replaces are free again.
+          if !replacingEverything, !zoneIDs.contains(owner) {
+            throw ZoneError(zone: zone.id, fence: id, fault: .duplicateFenceID(otherZone: owner))
+          }
+        }
+      }
+      var prepared: [PreparedShape?] = Array(repeating: nil, count: zone.fences.count)
+      if configuration.predicateBackend == .geosPrepared {
+        for (index, fence) in zone.fences.enumerated() {
+          guard case .polygon(let shape) = fence.area else { continue }
+          do {
+            if context == nil { context = try GEOSContext() }
+            if let context { prepared[index] = try PreparedShape(shape, context: context) }
+          } catch {
+            throw ZoneError(zone: zone.id, fence: fence.id, fault: .unpreparableShape("\(error)"))
+          }
+        }
+      }
+      result.append(ValidatedZone(zone: zone, prepared: prepared))
+    }
+    return result
+  }
+
+  static func validateRules(of zone: Zone) throws {
+    let rules = zone.rules
+    guard rules.minimumRetriggerTime.isFinite, rules.minimumRetriggerTime >= 0 else {
+      throw ZoneError(zone: zone.id, fault: .invalidMinimumRetriggerTime(rules.minimumRetriggerTime))
+    }
+    if let dwell = rules.dwell, !(dwell.isFinite && dwell >= 0) {
+      throw ZoneError(zone: zone.id, fault: .invalidDwell(dwell))
+    }
+    guard rules.exitHysteresis.isFinite, rules.exitHysteresis >= 0 else {
+      throw ZoneError(zone: zone.id, fault: .invalidExitHysteresis(rules.exitHysteresis))
+    }
+    guard rules.exitConfirmations >= 1 else {
+      throw ZoneError(zone: zone.id, fault: .invalidExitConfirmations(rules.exitConfirmations))
+    }
+  }
+
+  // MARK: - Applying (after validation: nothing here can fail)
+
+  /// Slots freed during one change; they are purged from device state, then reused, only when
+  /// the change is complete.
+  struct RemovalBatch {
+    var zones: [Int32] = []
+    var elements: [Int32] = []
+  }
+
+  mutating func apply(_ validated: ValidatedZone, batch: inout RemovalBatch) {
+    if validated.prepared.contains(where: { $0 != nil }), geosContext == nil {
+      geosContext = validated.prepared.lazy.compactMap { $0?.context }.first
+    }
+    let zone = validated.zone
+    let zoneSlot: Int32
+    var addedSequence: UInt64
+    var reusable: [String: Int32] = [:]
+    if let existing = zoneSlotByID[zone.id], let old = zoneSlots[Int(existing)] {
+      zoneSlot = existing
+      addedSequence = old.addedSequence
+      for slot in old.fenceSlots + old.geolineSlots {
+        guard let element = elements[Int(slot)] else { continue }
+        reusable[element.id] = slot
+      }
+    } else {
+      zoneSlot = freeZoneSlots.popLast() ?? Int32(zoneSlots.count)
+      if Int(zoneSlot) == zoneSlots.count { zoneSlots.append(nil) }
+      addSequence += 1
+      addedSequence = addSequence
+    }
+    // Fence ranks: the position of each fence among the zone's fences sorted by id.
+    let order = zone.fences.indices.sorted { zone.fences[$0].id < zone.fences[$1].id }
+    var rank = Array(repeating: Int32(0), count: zone.fences.count)
+    for (position, index) in order.enumerated() { rank[index] = Int32(position) }
+
+    var fenceSlots: [Int32] = []
+    var geolineSlots: [Int32] = []
+    for (index, fence) in zone.fences.enumerated() {
+      let element = Element(
+        id: fence.id, zone: zoneSlot,
+        shape: .fence(fence.area, rank: rank[index], prepared: validated.prepared[index]),
+        box: fence.area.boundingBox)
+      fenceSlots.append(place(element, reusing: reusable.removeValue(forKey: fence.id)))
+    }
+    for geoline in zone.geolines {
+      let element = Element(
+        id: geoline.id, zone: zoneSlot, shape: .geoline(geoline.line, geoline.direction),
+        box: geoline.line.boundingBox)
+      geolineSlots.append(place(element, reusing: reusable.removeValue(forKey: geoline.id)))
+    }
+    for (_, slot) in reusable { removeElement(slot: slot, batch: &batch) }
+    let previousDwell = zoneSlots[Int(zoneSlot)]?.rules.dwell
+    zoneSlots[Int(zoneSlot)] = CompiledZone(
+      zone: zone, fenceSlots: fenceSlots, geolineSlots: geolineSlots,
+      addedSequence: addedSequence)
+    zoneSlotByID[zone.id] = zoneSlot
+    if previousDwell != nil || zone.rules.dwell != nil {
+      rescheduleDwells(zone: zoneSlot, dwell: zone.rules.dwell)
+    }
+  }
+
+  /// Puts an element into a slot (the slot of the same id when the zone is replaced) and the
+  /// matching index.
+  private mutating func place(_ element: Element, reusing slot: Int32?) -> Int32 {
+    let target: Int32
+    if let slot {
+      target = slot
+      removeFromIndex(slot: slot)
+    } else {
+      target = freeElementSlots.popLast() ?? Int32(elements.count)
+      if Int(target) == elements.count { elements.append(nil) }
+    }
+    elements[Int(target)] = element
+    elementSlotByID[element.id] = target
+    switch element.shape {
+    case .fence: fenceIndex.insert(id: target, box: element.box)
+    case .geoline: geolineIndex.insert(id: target, box: element.box)
+    }
+    return target
+  }
+
+  private mutating func removeFromIndex(slot: Int32) {
+    guard let element = elements[Int(slot)] else { return }
+    switch element.shape {
+    case .fence: fenceIndex.remove(id: slot)
+    case .geoline: geolineIndex.remove(id: slot)
+    }
+  }
+
+  private mutating func removeElement(slot: Int32, batch: inout RemovalBatch) {
+    guard let element = elements[Int(slot)] else { return }
+    removeFromIndex(slot: slot)
+    if elementSlotByID[element.id] == slot { elementSlotByID[element.id] = nil }
+    elements[Int(slot)] = nil
+    batch.elements.append(slot)
+  }
+
+  mutating func removeZone(slot: Int32, batch: inout RemovalBatch) {
+    guard let zone = zoneSlots[Int(slot)] else { return }
+    for element in zone.fenceSlots + zone.geolineSlots { removeElement(slot: element, batch: &batch) }
+    zoneSlotByID[zone.id] = nil
+    zoneSlots[Int(slot)] = nil
+    batch.zones.append(slot)
+  }
+
+  /// Drops the device state of removed zones and elements, then frees their slots.
+  mutating func finish(_ batch: RemovalBatch) {
+    guard !batch.zones.isEmpty || !batch.elements.isEmpty else { return }
+    var removedZone = Array(repeating: false, count: zoneSlots.count)
+    for slot in batch.zones { removedZone[Int(slot)] = true }
+    var removedElement = Array(repeating: false, count: elements.count)
+    for slot in batch.elements { removedElement[Int(slot)] = true }
+    for device in devices.indices {
+      if !batch.zones.isEmpty {
+        devices[device].records.removeAll { removedZone[Int($0.zone)] }
+      }
+      if !batch.elements.isEmpty {
+        devices[device].monitored.removeAll { removedElement[Int($0)] }
+      }
+    }
+    freeZoneSlots.append(contentsOf: batch.zones)
+    freeElementSlots.append(contentsOf: batch.elements)
+  }
+
+  /// Applies a replaced zone's dwell time to stays whose dwell has not fired yet.
+  private mutating func rescheduleDwells(zone: Int32, dwell: Double?) {
+    for device in devices.indices {
+      let (index, found) = devices[device].recordIndex(of: zone)
+      guard found else { continue }
+      let record = devices[device].records[index]
+      guard record.presence == .checkedIn, record.dwell != .fired else { continue }
+      guard let dwell else {
+        devices[device].records[index].dwell = .none
+        continue
+      }
+      let deadline = record.checkInTime.adding(seconds: dwell)
+      if record.dwell == .scheduled, deadline == record.dwellDeadline { continue }
+      devices[device].records[index].dwell = .scheduled
+      devices[device].records[index].dwellDeadline = deadline
+      dwellQueue.push(
+        DwellEntry(deadline: deadline, device: Int32(device), zone: zone, stay: record.stay))
+    }
+  }
+
+  // MARK: - Lookups
+
+  /// The zone in `slot`; the slot must be live.
+  func compiledZone(at slot: Int32) -> CompiledZone {
+    guard let zone = zoneSlots[Int(slot)] else {
+      preconditionFailure("Zone slot \(slot) is empty")
+    }
+    return zone
+  }
+
+  func zoneID(at slot: Int32) -> String {
+    zoneSlots[Int(slot)]?.zone.id ?? ""
+  }
+
+  func elementID(at slot: Int32) -> String {
+    elements[Int(slot)]?.id ?? ""
+  }
+}
