@@ -1,0 +1,58 @@
+import FenceGeometry
+
+// Small constructors and a seeded generator shared by this target's tests.
+
+/// A coordinate from (longitude, latitude), the order GeoJSON and the tables here use.
+func lonLat(_ longitude: Double, _ latitude: Double) -> Coordinate {
+  Coordinate(uncheckedLatitude: latitude, longitude: longitude)
+}
+
+/// A closed ring from (longitude, latitude) pairs; the first pair is repeated at the end.
+func ring(_ points: [(Double, Double)]) -> [Coordinate] {
+  let ring = points.map { lonLat($0.0, $0.1) }
+  return ring + [ring[0]]
+}
+
+/// A polygon from (longitude, latitude) rings; the tables here are valid, so it cannot throw.
+func polygon(_ exterior: [(Double, Double)], holes: [[(Double, Double)]] = []) throws -> Polygon {
+  try Polygon(exterior: ring(exterior), holes: holes.map(ring))
+}
+
+/// SplitMix64: a small deterministic generator, so random tests repeat exactly.
+struct SplitMix64: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// A star-shaped polygon of `count` vertices around (`longitude`, `latitude`), its radius in
+/// degrees varying as a random walk (`jagged` adds independent spikes on top).
+func starPolygon(
+  count: Int, longitude: Double, latitude: Double, radius: Double, jagged: Bool,
+  generator: inout SplitMix64
+) throws -> Polygon {
+  var points: [(Double, Double)] = []
+  var r = 1.0
+  for i in 0..<count {
+    let angle = Double(i) / Double(count) * 2 * .pi
+    r = min(1.2, max(0.6, r + Double.random(in: -0.02...0.02, using: &generator)))
+    let spike = jagged ? Double.random(in: 0...0.3, using: &generator) : 0
+    let radial = radius * (r + spike)
+    var lon = longitude + radial * cos(angle)
+    if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+    points.append((lon, latitude + radial * sin(angle)))
+  }
+  return try polygon(points)
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
