@@ -1,8 +1,36 @@
 import ArgumentParser
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The `fencebench` command line: replay recorded tracks through the engine (`run`) and make
+/// synthetic data for scaling runs (`generate`).
+///
+/// Exit status: 0 on success, 1 on bad input (the message names the file, feature or line),
+/// 2 on bad usage.
 @main
 struct FenceBench: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "fencebench", abstract: "Replays location tracks through the FenceKit engine.")
-  func run() throws { print("fencebench: not yet implemented") }
+    commandName: "fencebench",
+    abstract: "Replays location tracks through the FenceKit engine and makes synthetic data.",
+    subcommands: [RunCommand.self, GenerateCommand.self])
+
+  /// Parses and runs, mapping argument-parser's usage failures (exit 64) to exit status 2.
+  static func main() {
+    do {
+      var command = try parseAsRoot()
+      try command.run()
+    } catch {
+      if exitCode(for: error) == .validationFailure {
+        printToStandardError(fullMessage(for: error))
+        Self.exit(withError: ExitCodes.badUsage)
+      }
+      exit(withError: error)
+    }
+  }
 }
