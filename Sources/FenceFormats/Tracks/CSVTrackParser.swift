@@ -51,6 +51,7 @@ final class CSVTrackParser: TrackParser {
     }
     guard !header.isEmpty else { throw TrackReadError(file: path, reason: "the file is empty: expected a header row") }
     names = header
+    let headerText = header.joined(separator: String(UnicodeScalar(options.delimiter)))
     let lowered = header.map { $0.lowercased() }
 
     func column(_ field: String, _ override: String?, _ candidates: [String], required: Bool)
@@ -60,7 +61,7 @@ final class CSVTrackParser: TrackParser {
         guard let index = lowered.firstIndex(of: override.lowercased()) else {
           throw TrackReadError(
             file: path, line: 1,
-            reason: "no column \"\(override)\" for \(field) in the header (\(header.joined(separator: ",")))")
+            reason: "no column \"\(override)\" for \(field) in the header (\(headerText))")
         }
         return index
       }
@@ -70,7 +71,7 @@ final class CSVTrackParser: TrackParser {
       if required {
         throw TrackReadError(
           file: path, line: 1,
-          reason: "no \(field) column: expected one of \(candidates.joined(separator: "|")) in the header (\(header.joined(separator: ",")))")
+          reason: "no \(field) column: expected one of \(candidates.joined(separator: "|")) in the header (\(headerText))")
       }
       return nil
     }

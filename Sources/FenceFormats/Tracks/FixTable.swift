@@ -1,0 +1,96 @@
+import FenceEngine
+
+/// Fixes held compactly in memory: device names interned, optional values as NaN, 56 bytes a
+/// fix. A random-access collection of ``LocationFix``.
+///
+/// Built by ``readSorted(paths:options:)``, which reads every file and sorts all fixes by time.
+public struct FixTable: RandomAccessCollection, Sendable {
+  struct Row: Sendable {
+    var time: Int64
+    var latitude: Double
+    var longitude: Double
+    /// NaN when absent (readers never produce NaN: "nan" is not a number to them).
+    var accuracy: Double
+    var speed: Double
+    var course: Double
+    var device: Int32
+    /// Position in reading order, which makes the sort stable.
+    var sequence: Int32
+  }
+
+  private var rows: [Row] = []
+  /// Distinct device names; rows refer to them by index.
+  public private(set) var devices: [String] = []
+  private var deviceIndex: [String: Int32] = [:]
+  /// Rows skipped while reading, over all files (see ``issues``).
+  public internal(set) var skippedRowCount = 0
+  /// The first skipped rows of each file.
+  public internal(set) var issues: [TrackIssue] = []
+
+  public init() {}
+
+  /// Appends a fix at the end.
+  public mutating func append(_ fix: LocationFix) {
+    let device: Int32
+    if let index = deviceIndex[fix.device] {
+      device = index
+    } else {
+      device = Int32(devices.count)
+      devices.append(fix.device)
+      deviceIndex[fix.device] = device
+    }
+    rows.append(
+      Row(
+        time: fix.time.microsecondsSinceEpoch, latitude: fix.latitude, longitude: fix.longitude,
+        accuracy: fix.accuracy ?? .nan, speed: fix.speed ?? .nan, course: fix.course ?? .nan,
+        device: device, sequence: Int32(truncatingIfNeeded: rows.count)))
+  }
+
+  /// Sorts the fixes by time, keeping the order of appending among equal times (a stable
+  /// sort: ties are broken by position).
+  ///
+  /// - Complexity: O(*n* log *n*).
+  public mutating func sortByTime() {
+    for index in rows.indices { rows[index].sequence = Int32(truncatingIfNeeded: index) }
+    rows.sort { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
+  }
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { rows.count }
+
+  public subscript(position: Int) -> LocationFix {
+    let row = rows[position]
+    return LocationFix(
+      device: devices[Int(row.device)], time: Timestamp(microsecondsSinceEpoch: row.time),
+      latitude: row.latitude, longitude: row.longitude,
+      accuracy: row.accuracy.isNaN ? nil : row.accuracy, speed: row.speed.isNaN ? nil : row.speed,
+      course: row.course.isNaN ? nil : row.course)
+  }
+
+  /// The time of the fix at `position` (without building the fix).
+  public func time(at position: Int) -> Timestamp {
+    Timestamp(microsecondsSinceEpoch: rows[position].time)
+  }
+
+  /// Reserves room for `count` fixes.
+  public mutating func reserveCapacity(_ count: Int) { rows.reserveCapacity(count) }
+}
+
+/// Reads every fix of every file, then sorts them by time: the order `fencebench run` feeds the
+/// engine ("a stable sort by time across all files"). Fixes of equal time keep their file
+/// order, then their order within the file.
+///
+/// - Throws: ``TrackReadError`` for a file that cannot be read (or, strict, a bad row).
+public func readSorted(paths: [String], options: TrackReadOptions = TrackReadOptions()) throws
+  -> FixTable
+{
+  var table = FixTable()
+  for path in paths {
+    let reader = try TrackReader(path: path, options: options)
+    while let fix = try reader.next() { table.append(fix) }
+    table.skippedRowCount += reader.skippedRowCount
+    table.issues += reader.issues
+  }
+  table.sortByTime()
+  return table
+}

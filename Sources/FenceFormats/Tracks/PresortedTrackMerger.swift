@@ -1,0 +1,82 @@
+import FenceEngine
+
+/// Streams the fixes of several files that are each already in time order, merged into one
+/// time order without holding them in memory (a k-way merge).
+///
+/// Fixes of equal time come in file order, so the result equals the stable sort of all files
+/// whenever each file is sorted. A file that goes back in time is not re-sorted: its fixes are
+/// passed on as they come (the engine then rejects them as `outOfOrder` per device), and
+/// ``backwardStepCount`` counts such steps.
+///
+/// - Complexity: O(log *k*) per fix for *k* files.
+public final class PresortedTrackMerger {
+  private let readers: [TrackReader]
+  /// Per reader: its next fix, or nil when it is exhausted.
+  private var heads: [LocationFix?]
+  /// Reader indices ordered as a binary min-heap by (head time, reader index).
+  private var heap: [Int] = []
+  private var lastTime: [Timestamp?]
+  /// Times a file's fix was earlier than the previous fix of the same file.
+  public private(set) var backwardStepCount = 0
+
+  /// Opens every file and reads its first fix.
+  public init(paths: [String], options: TrackReadOptions = TrackReadOptions()) throws {
+    readers = try paths.map { try TrackReader(path: $0, options: options) }
+    heads = []
+    lastTime = Array(repeating: nil, count: readers.count)
+    for reader in readers { heads.append(try reader.next()) }
+    for index in readers.indices where heads[index] != nil { push(index) }
+  }
+
+  /// Rows skipped so far, over all files.
+  public var skippedRowCount: Int { readers.reduce(0) { $0 + $1.skippedRowCount } }
+  /// The first skipped rows of each file.
+  public var issues: [TrackIssue] { readers.flatMap(\.issues) }
+
+  /// The next fix in time order, or `nil` when every file is exhausted.
+  public func next() throws -> LocationFix? {
+    guard let top = heap.first, let fix = heads[top] else { return nil }
+    if let last = lastTime[top], fix.time < last { backwardStepCount += 1 }
+    lastTime[top] = fix.time
+    heads[top] = try readers[top].next()
+    if heads[top] == nil {
+      let last = heap.removeLast()
+      if !heap.isEmpty {
+        heap[0] = last
+        siftDown(0)
+      }
+    } else {
+      siftDown(0)
+    }
+    return fix
+  }
+
+  private func precedes(_ a: Int, _ b: Int) -> Bool {
+    guard let ta = heads[a]?.time, let tb = heads[b]?.time else { return heads[a] != nil }
+    return ta < tb || (ta == tb && a < b)
+  }
+
+  private func push(_ reader: Int) {
+    heap.append(reader)
+    var child = heap.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard precedes(heap[child], heap[parent]) else { break }
+      heap.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  private func siftDown(_ start: Int) {
+    var parent = start
+    while true {
+      let left = 2 * parent + 1
+      guard left < heap.count else { return }
+      var best = left
+      if left + 1 < heap.count, precedes(heap[left + 1], heap[left]) { best = left + 1 }
+      guard precedes(heap[best], heap[parent]) else { return }
+      heap.swapAt(best, parent)
+      parent = best
+    }
+  }
+}

@@ -1,0 +1,22 @@
+import FenceEngine
+import FenceGeometry
+
+/// How to turn GeoJSON into zones.
+public struct ZoneLoadOptions: Hashable, Sendable {
+  /// The radius of point fences (Points without `radius`), metres; default 100.
+  public var pointRadius: Double
+  /// Rules for zones that do not set them: a rule set by a feature's properties or by the
+  /// top-level `zones` member wins, every other rule comes from here.
+  public var defaults: ZoneRules
+  /// Whether invalid polygons are repaired with GEOS MakeValid instead of rejected.
+  public var repair: Bool
+
+  public init(
+    pointRadius: Double = Circle.defaultPointRadius, defaults: ZoneRules = .default,
+    repair: Bool = false
+  ) {
+    self.pointRadius = pointRadius
+    self.defaults = defaults
+    self.repair = repair
+  }
+}

@@ -1,0 +1,268 @@
+import FenceEngine
+import FenceGEOS
+import FenceGeometry
+
+extension ZoneLoading {
+  /// Reads one feature into its zone's draft.
+  mutating func loadFeature(_ node: Int, index: Int) throws {
+    var fenceID: String?
+    let file = self.file
+    func fail(_ property: String?, _ message: String) -> ZoneLoadError {
+      ZoneLoadError(
+        file: file, featureIndex: index, featureID: fenceID, property: property, message: message)
+    }
+    guard tape.kind(node) == .object else {
+      throw fail(nil, "expected a GeoJSON Feature object, got \(tape.describe(node))")
+    }
+    guard let typeNode = tape.member(node, "type"), tape.string(typeNode) == "Feature" else {
+      let got = tape.member(node, "type").map { tape.describe($0) } ?? "nothing"
+      throw fail("type", "expected \"Feature\", got \(got)")
+    }
+    // Properties.
+    var properties: [(key: String, value: Int)] = []
+    if let propertiesNode = tape.member(node, "properties") {
+      switch tape.kind(propertiesNode) {
+      case .object: properties = tape.members(propertiesNode)
+      case .null: break
+      default:
+        throw fail("properties", "expected an object or null, got \(tape.describe(propertiesNode))")
+      }
+    }
+    func property(_ key: String) -> Int? { properties.last { $0.key == key }?.value }
+
+    // Fence id: the feature's id, else properties.id, else f<index>.
+    func idText(_ idNode: Int, _ name: String) throws -> String {
+      if let s = tape.string(idNode) {
+        guard !s.isEmpty else { throw fail(name, "expected a non-empty string or a number, got \"\"") }
+        return s
+      }
+      if let x = tape.number(idNode) { return JSONWriter.numberText(x) }
+      throw fail(name, "expected a string or a number, got \(tape.describe(idNode))")
+    }
+    if let idNode = tape.member(node, "id") {
+      fenceID = try idText(idNode, "id")
+    } else if let idNode = property("id") {
+      fenceID = try idText(idNode, "id")
+    }
+    let id = fenceID ?? "f\(index)"
+    fenceID = id
+
+    // Zone.
+    var zoneID = id
+    if let zoneNode = property("zone") {
+      if let s = tape.string(zoneNode), !s.isEmpty {
+        zoneID = s
+      } else if let x = tape.number(zoneNode) {
+        zoneID = JSONWriter.numberText(x)
+      } else {
+        throw fail("zone", "expected a zone id (a non-empty string or a number), got \(tape.describe(zoneNode))")
+      }
+    }
+    let zone = draft(zoneID)
+    drafts[zone].hasFeatures = true
+    let source = Source.feature(index: index, id: id)
+
+    // Rules.
+    for key in ZoneLoader.ruleKeys {
+      guard let valueNode = property(key) else { continue }
+      switch ruleValue(key, valueNode) {
+      case .success(let value):
+        try set(key, value, zone: zone, source: source) { fail(key, $0) }
+      case .failure(let problem):
+        throw fail(key, problem.message)
+      }
+    }
+
+    // Custom data.
+    var customData = JSONObject()
+    if let dataNode = property("customData"), tape.kind(dataNode) == .object {
+      customData = tape.object(dataNode)
+    } else {
+      for (key, valueNode) in properties where !ZoneLoader.reservedProperties.contains(key) {
+        customData[key] = tape.value(valueNode)
+      }
+    }
+    try merge(customData, zone: zone, source: source) { key, message in
+      fail("customData", message + " (key \(quoted(key)))")
+    }
+    let fenceName = property("name").flatMap { tape.string($0) }
+
+    // Geometry.
+    guard let geometryNode = tape.member(node, "geometry"), tape.kind(geometryNode) == .object else {
+      let got = tape.member(node, "geometry").map { tape.describe($0) } ?? "nothing"
+      throw fail("geometry", "expected a geometry object, got \(got)")
+    }
+    guard let geometryTypeNode = tape.member(geometryNode, "type"),
+      let geometryType = tape.string(geometryTypeNode)
+    else {
+      throw fail("geometry", "expected a geometry \"type\"")
+    }
+    guard let coordinates = tape.member(geometryNode, "coordinates") else {
+      throw fail("geometry", "\(geometryType) has no \"coordinates\"")
+    }
+    let shapes = ShapeReader(tape: tape, fenceID: id) { fail("geometry", $0) }
+
+    func claim(_ fenceID: String) throws {
+      if let owner = fenceOwners[fenceID] {
+        throw fail(
+          "id",
+          "fence id \(quoted(fenceID)) is already used by feature \(owner.index) (id \(quoted(owner.id))); fence and GEOLINE ids must be unique")
+      }
+      fenceOwners[fenceID] = (index, id)
+    }
+
+    switch geometryType {
+    case "Point":
+      let center = try shapes.position(coordinates)
+      try claim(id)
+      if let radiusNode = property("radius"), tape.kind(radiusNode) != .null {
+        guard let radius = tape.number(radiusNode), radius > 0 else {
+          throw fail("radius", "expected a number of metres > 0, got \(tape.describe(radiusNode))")
+        }
+        drafts[zone].fences.append(
+          try shapes.wrap { try Fence.circle(id: id, name: fenceName, center: center, radius: radius) })
+      } else {
+        drafts[zone].fences.append(
+          try shapes.wrap {
+            try Fence.point(id: id, name: fenceName, at: center, radius: options.pointRadius)
+          })
+      }
+    case "Polygon", "MultiPolygon":
+      var polygons: [Polygon] = []
+      if geometryType == "Polygon" {
+        polygons = [try shapes.polygon(coordinates, repair: options.repair)]
+      } else {
+        let parts = try shapes.array(coordinates, "an array of polygons")
+        guard !parts.isEmpty else { throw fail("geometry", "MultiPolygon has no polygons") }
+        for part in parts { polygons.append(try shapes.polygon(part, repair: options.repair)) }
+      }
+      try claim(id)
+      let area = try validated(try shapes.wrap { try MultiPolygon(polygons, name: id) }, id: id) {
+        fail("geometry", $0)
+      }
+      drafts[zone].fences.append(Fence(id: id, name: fenceName, area: .polygon(area)))
+    case "LineString", "MultiLineString":
+      var direction = Geoline.DirectionFilter.both
+      let directionNode = property("direction")
+      if let directionNode {
+        switch ruleValue("direction", directionNode) {
+        case .success(.string(let s)): direction = Geoline.DirectionFilter(rawValue: s) ?? .both
+        case .success: break
+        case .failure(let problem): throw fail("direction", problem.message)
+        }
+      }
+      let lines: [(String, Int)]
+      if geometryType == "LineString" {
+        lines = [(id, coordinates)]
+      } else {
+        let parts = try shapes.array(coordinates, "an array of line strings")
+        guard !parts.isEmpty else { throw fail("geometry", "MultiLineString has no lines") }
+        lines = parts.enumerated().map { ("\(id)#\($0.offset)", $0.element) }
+      }
+      for (lineID, lineNode) in lines {
+        let vertices = try shapes.positions(lineNode)
+        try claim(lineID)
+        let line = try shapes.wrap { try Polyline(vertices, name: lineID) }
+        drafts[zone].geolines.append(
+          (Geoline(id: lineID, name: fenceName, line: line, direction: direction), directionNode != nil))
+      }
+    default:
+      throw fail(
+        "geometry",
+        "unsupported geometry type \(quoted(geometryType)): expected Point, Polygon, MultiPolygon, LineString or MultiLineString")
+    }
+  }
+
+  /// The area after GEOS validation, or after MakeValid when repairing an invalid one.
+  mutating func validated(
+    _ area: MultiPolygon, id: String, fail: (String) -> ZoneLoadError
+  ) throws -> MultiPolygon {
+    if geos == nil {
+      do {
+        geos = try GEOSContext()
+      } catch {
+        throw fail("cannot start GEOS to validate polygons: \(error)")
+      }
+    }
+    guard let geos else { preconditionFailure("GEOS context was just created") }
+    do {
+      try geos.validate(area, name: id)
+      return area
+    } catch {
+      guard options.repair else { throw fail(ShapeReader.message(error, fenceID: id)) }
+    }
+    do {
+      return try geos.makeValid(area, name: id)
+    } catch {
+      throw fail("could not be repaired: " + ShapeReader.message(error, fenceID: id))
+    }
+  }
+}
+
+/// Reads GeoJSON coordinates from the tape into validated shapes.
+struct ShapeReader {
+  let tape: JSONTape
+  let fenceID: String
+  let fail: (String) -> ZoneLoadError
+
+  /// The text of a geometry error: the fault alone when it names the fence itself, else the
+  /// part it names too (`dock part 1: self-intersection (…)`).
+  static func message(_ error: GeometryError, fenceID: String) -> String {
+    error.shape == fenceID ? error.faultDescription : error.description
+  }
+
+  /// Runs a shape initializer and turns its `GeometryError` into a load error.
+  func wrap<T>(_ make: () throws -> T) throws -> T {
+    do {
+      return try make()
+    } catch let error as GeometryError {
+      throw fail(Self.message(error, fenceID: fenceID))
+    }
+  }
+
+  func array(_ node: Int, _ expected: String) throws -> [Int] {
+    guard tape.kind(node) == .array else {
+      throw fail("coordinates: expected \(expected), got \(tape.describe(node))")
+    }
+    return tape.elements(node)
+  }
+
+  /// A `[longitude, latitude]` position (a third value, the altitude, is ignored).
+  func position(_ node: Int) throws -> Coordinate {
+    guard tape.kind(node) == .array, tape.count(node) >= 2,
+      let longitude = tape.number(node + 1), let latitude = tape.number(node + 2)
+    else {
+      throw fail("coordinates: expected a position [longitude, latitude], got \(describePosition(node))")
+    }
+    return try wrap { try Coordinate(latitude: latitude, longitude: longitude, shape: fenceID) }
+  }
+
+  private func describePosition(_ node: Int) -> String {
+    guard tape.kind(node) == .array else { return tape.describe(node) }
+    let parts = tape.elements(node).prefix(3).map { tape.describe($0) }
+    return "[" + parts.joined(separator: ", ") + (tape.count(node) > 3 ? ", ...]" : "]")
+  }
+
+  func positions(_ node: Int) throws -> [Coordinate] {
+    let elements = try array(node, "an array of positions")
+    var result: [Coordinate] = []
+    result.reserveCapacity(elements.count)
+    for element in elements { result.append(try position(element)) }
+    return result
+  }
+
+  /// A polygon from its rings; with `repair`, an unclosed ring is closed first.
+  func polygon(_ node: Int, repair: Bool) throws -> Polygon {
+    let ringNodes = try array(node, "an array of linear rings")
+    guard !ringNodes.isEmpty else { throw fail("coordinates: a polygon needs at least one ring") }
+    var rings: [[Coordinate]] = []
+    for ringNode in ringNodes {
+      var ring = try positions(ringNode)
+      if repair, let first = ring.first, ring.last != first { ring.append(first) }
+      rings.append(ring)
+    }
+    return try wrap {
+      try Polygon(exterior: rings[0], holes: Array(rings.dropFirst()), name: fenceID)
+    }
+  }
+}

@@ -1,0 +1,305 @@
+import FenceEngine
+import FenceGEOS
+import FenceGeometry
+
+/// Loads zones from GeoJSON (RFC 7946) as `formats.md` specifies.
+///
+/// A FeatureCollection whose features are fences (Point, Polygon, MultiPolygon) or GEOLINEs
+/// (LineString; a MultiLineString gives one GEOLINE per part, ids `ID#0`, `ID#1`, …). Fence ids
+/// come from the feature's `id`, else `properties.id`, else `f<index>`; `properties.zone` names
+/// the zone (else the feature is its own zone, with the fence id as zone id). Rules come from
+/// the properties of the zone's features and from the top-level `zones` member; `customData` is
+/// `properties.customData` when it is an object, else the feature's other properties. Anything a
+/// zone does not set comes from ``ZoneLoadOptions/defaults``.
+///
+/// Loading is all or nothing: every feature is checked and the first problem throws a
+/// ``ZoneLoadError`` before any zone is returned. Polygons are validated with GEOS (their
+/// topology: self-intersection and the like), or repaired with GEOS MakeValid when
+/// ``ZoneLoadOptions/repair`` is set. Docs/Formats.md lists every choice made where the spec is
+/// silent.
+public enum ZoneLoader {
+  /// Loads the zones of a GeoJSON file (read through gzip when its name ends in `.gz`).
+  ///
+  /// - Throws: ``ZoneLoadError`` naming the file and, for bad content, the feature and property.
+  public static func loadZones(contentsOf path: String, options: ZoneLoadOptions = ZoneLoadOptions())
+    throws -> [Zone]
+  {
+    let bytes: [UInt8]
+    do {
+      bytes = try ByteInput(path: path).readAll()
+    } catch {
+      throw ZoneLoadError(file: path, message: "cannot read: \(error.reason)")
+    }
+    return try loadZones(from: bytes, file: path, options: options)
+  }
+
+  /// Loads the zones of GeoJSON text held in memory (for example a `Data` or `[UInt8]`).
+  ///
+  /// - Parameter file: a name for messages, when the bytes came from a file.
+  /// - Throws: ``ZoneLoadError`` naming the feature and property at fault.
+  public static func loadZones<Bytes: Collection>(
+    from bytes: Bytes, file: String? = nil, options: ZoneLoadOptions = ZoneLoadOptions()
+  ) throws -> [Zone] where Bytes.Element == UInt8 {
+    let tape: JSONTape
+    do {
+      tape = try JSONReader.tape(bytes)
+    } catch {
+      throw ZoneLoadError(
+        file: file, message: "invalid JSON at line \(error.line), column \(error.column): \(error.message)")
+    }
+    var loading = try ZoneLoading(tape: tape, file: file, options: options)
+    return try loading.load()
+  }
+
+  /// Property names the loader interprets, which therefore never go into `customData`.
+  public static let reservedProperties: Set<String> = [
+    "zoneName", "minimumRetriggerTime", "dwell", "checkOut", "initialTrigger", "exitHysteresis",
+    "exitConfirmations", "direction", "zone", "id", "radius",
+  ]
+
+  /// The zone rules a feature's properties or the `zones` member may set.
+  static let ruleKeys = [
+    "zoneName", "minimumRetriggerTime", "dwell", "checkOut", "initialTrigger", "exitHysteresis",
+    "exitConfirmations",
+  ]
+}
+
+/// The state of one load: the tape, the zones being assembled, the fence ids seen.
+struct ZoneLoading {
+  /// Where a setting came from, for conflict messages.
+  enum Source: Equatable {
+    case feature(index: Int, id: String)
+    case zonesMember(zone: String)
+
+    var text: String {
+      switch self {
+      case .feature(let index, let id): return "feature \(index) (id \(quoted(id)))"
+      case .zonesMember(let zone): return "the top-level zones member \(quoted(zone))"
+      }
+    }
+  }
+
+  /// A zone being assembled.
+  struct Draft {
+    var id: String
+    /// Rule, `description` and zone-level `direction` settings, with where each came from.
+    var settings: [String: (value: JSONValue, source: Source)] = [:]
+    var customData = JSONObject()
+    var customDataSources: [String: Source] = [:]
+    var fences: [Fence] = []
+    /// GEOLINEs and whether their feature set `direction` itself.
+    var geolines: [(geoline: Geoline, hasOwnDirection: Bool)] = []
+    var hasFeatures = false
+  }
+
+  let tape: JSONTape
+  let file: String?
+  let options: ZoneLoadOptions
+  var drafts: [Draft] = []
+  var draftIndex: [String: Int] = [:]
+  /// Fence and GEOLINE ids seen, with the feature that defined each.
+  var fenceOwners: [String: (index: Int, id: String)] = [:]
+  var geos: GEOSContext?
+
+  init(tape: JSONTape, file: String?, options: ZoneLoadOptions) throws {
+    self.tape = tape
+    self.file = file
+    self.options = options
+    guard options.pointRadius.isFinite, options.pointRadius > 0 else {
+      throw ZoneLoadError(
+        file: file, message: "the point radius must be a number of metres > 0, got \(options.pointRadius)")
+    }
+  }
+
+  func error(_ message: String, property: String? = nil) -> ZoneLoadError {
+    ZoneLoadError(file: file, property: property, message: message)
+  }
+
+  mutating func load() throws -> [Zone] {
+    guard tape.kind(0) == .object else {
+      throw error("expected a GeoJSON FeatureCollection object, got \(tape.describe(0))")
+    }
+    guard let typeNode = tape.member(0, "type"), tape.string(typeNode) == "FeatureCollection" else {
+      let got = tape.member(0, "type").map { tape.describe($0) } ?? "nothing"
+      throw error("expected a GeoJSON FeatureCollection, got type \(got)", property: "type")
+    }
+    guard let featuresNode = tape.member(0, "features"), tape.kind(featuresNode) == .array else {
+      let got = tape.member(0, "features").map { tape.describe($0) } ?? "nothing"
+      throw error("expected an array of features, got \(got)", property: "features")
+    }
+    for (index, node) in tape.elements(featuresNode).enumerated() {
+      try loadFeature(node, index: index)
+    }
+    if let zonesNode = tape.member(0, "zones") {
+      try loadZonesMember(zonesNode)
+    }
+    return try drafts.map { try makeZone($0) }
+  }
+
+  // MARK: Drafts
+
+  mutating func draft(_ id: String) -> Int {
+    if let index = draftIndex[id] { return index }
+    drafts.append(Draft(id: id))
+    draftIndex[id] = drafts.count - 1
+    return drafts.count - 1
+  }
+
+  /// Records a zone setting; a different value already set is a conflict naming both sources.
+  mutating func set(
+    _ key: String, _ value: JSONValue, zone: Int, source: Source, error: (String) -> ZoneLoadError
+  ) throws {
+    if let existing = drafts[zone].settings[key] {
+      if existing.value != value {
+        throw error(
+          "zone \(quoted(drafts[zone].id)) gets \(JSONWriter.string(value)) here but \(JSONWriter.string(existing.value)) from \(existing.source.text)")
+      }
+      return
+    }
+    drafts[zone].settings[key] = (value, source)
+  }
+
+  /// Merges custom data into a zone's; the same key with different values is a conflict.
+  mutating func merge(
+    _ data: JSONObject, zone: Int, source: Source, error: (String, String) -> ZoneLoadError
+  ) throws {
+    for (key, value) in data.members {
+      if let existing = drafts[zone].customData[key] {
+        if existing != value, let other = drafts[zone].customDataSources[key] {
+          throw error(
+            key,
+            "customData of zone \(quoted(drafts[zone].id)) gets \(JSONWriter.string(value)) here but \(JSONWriter.string(existing)) from \(other.text)")
+        }
+        continue
+      }
+      drafts[zone].customData[key] = value
+      drafts[zone].customDataSources[key] = source
+    }
+  }
+
+  // MARK: Rules
+
+  /// The validated value of a rule (numbers, booleans and strings as given; `null` only for
+  /// `dwell`, meaning no dwell events), or a message saying what was expected.
+  func ruleValue(_ key: String, _ node: Int) -> Result<JSONValue, RuleProblem> {
+    func fail(_ expected: String) -> Result<JSONValue, RuleProblem> {
+      .failure(RuleProblem(message: "expected \(expected), got \(tape.describe(node))"))
+    }
+    switch key {
+    case "zoneName", "description":
+      guard let s = tape.string(node) else { return fail("a string") }
+      return .success(.string(s))
+    case "minimumRetriggerTime":
+      guard let x = tape.number(node), x >= 0 else { return fail("a number of seconds >= 0") }
+      return .success(.number(x))
+    case "dwell":
+      if tape.kind(node) == .null { return .success(.null) }
+      guard let x = tape.number(node), x >= 0 else {
+        return fail("a number of seconds >= 0 (or null for no dwell events)")
+      }
+      return .success(.number(x))
+    case "checkOut", "initialTrigger":
+      guard let b = tape.bool(node) else { return fail("true or false") }
+      return .success(.bool(b))
+    case "exitHysteresis":
+      guard let x = tape.number(node), x >= 0 else { return fail("a number of metres >= 0") }
+      return .success(.number(x))
+    case "exitConfirmations":
+      guard let x = tape.number(node), x >= 1, x == x.rounded(), x <= 1_000_000 else {
+        return fail("a whole number >= 1")
+      }
+      return .success(.number(x))
+    case "direction":
+      guard let s = tape.string(node), Geoline.DirectionFilter(rawValue: s) != nil else {
+        return fail("\"both\", \"leftToRight\" or \"rightToLeft\"")
+      }
+      return .success(.string(s))
+    default:
+      preconditionFailure("not a rule: \(key)")
+    }
+  }
+
+  struct RuleProblem: Error { var message: String }
+
+  // MARK: Zones member
+
+  mutating func loadZonesMember(_ node: Int) throws {
+    guard tape.kind(node) == .object else {
+      throw error(
+        "expected an object of zone settings keyed by zone id, got \(tape.describe(node))",
+        property: "zones")
+    }
+    let file = self.file
+    let settingKeys = Set(ZoneLoader.ruleKeys + ["name", "description", "direction"])
+    for (zoneID, settingsNode) in tape.members(node) {
+      func fail(_ property: String?, _ message: String) -> ZoneLoadError {
+        ZoneLoadError(file: file, zone: zoneID, property: property, message: message)
+      }
+      guard let zone = draftIndex[zoneID] else {
+        throw fail(nil, "no feature belongs to this zone (set properties.zone of its features to \(quoted(zoneID)))")
+      }
+      guard tape.kind(settingsNode) == .object else {
+        throw fail(nil, "expected an object of zone settings, got \(tape.describe(settingsNode))")
+      }
+      let source = Source.zonesMember(zone: zoneID)
+      for (key, valueNode) in tape.members(settingsNode) {
+        switch key {
+        case "customData":
+          guard tape.kind(valueNode) == .object else {
+            throw fail(key, "expected an object, got \(tape.describe(valueNode))")
+          }
+          try merge(tape.object(valueNode), zone: zone, source: source) { key, message in
+            fail("customData", message + " (key \(quoted(key)))")
+          }
+        case _ where settingKeys.contains(key):
+          let ruleKey = key == "name" ? "zoneName" : key
+          switch ruleValue(ruleKey, valueNode) {
+          case .success(let value):
+            try set(ruleKey, value, zone: zone, source: source) { fail(key, $0) }
+          case .failure(let problem):
+            throw fail(key, problem.message)
+          }
+        default:
+          throw fail(
+            key,
+            "unknown zone setting: expected one of \((ZoneLoader.ruleKeys + ["name", "description", "direction", "customData"]).joined(separator: ", "))")
+        }
+      }
+    }
+  }
+
+  // MARK: Zones
+
+  func makeZone(_ draft: Draft) throws -> Zone {
+    var rules = options.defaults
+    var name: String?
+    var description: String?
+    for (key, setting) in draft.settings {
+      switch (key, setting.value) {
+      case ("zoneName", .string(let s)): name = s
+      case ("description", .string(let s)): description = s
+      case ("minimumRetriggerTime", .number(let x)): rules.minimumRetriggerTime = x
+      case ("dwell", .number(let x)): rules.dwell = x
+      case ("dwell", .null): rules.dwell = nil
+      case ("checkOut", .bool(let b)): rules.checkOut = b
+      case ("initialTrigger", .bool(let b)): rules.initialTrigger = b
+      case ("exitHysteresis", .number(let x)): rules.exitHysteresis = x
+      case ("exitConfirmations", .number(let x)): rules.exitConfirmations = Int(x)
+      case ("direction", _): break
+      default: preconditionFailure("unvalidated setting \(key) = \(setting.value)")
+      }
+    }
+    var zoneDirection: Geoline.DirectionFilter?
+    if case .string(let s)? = draft.settings["direction"]?.value {
+      zoneDirection = Geoline.DirectionFilter(rawValue: s)
+    }
+    let geolines = draft.geolines.map { entry -> Geoline in
+      var geoline = entry.geoline
+      if !entry.hasOwnDirection, let zoneDirection { geoline.direction = zoneDirection }
+      return geoline
+    }
+    return Zone(
+      id: draft.id, name: name, description: description, customData: draft.customData,
+      fences: draft.fences, geolines: geolines, rules: rules)
+  }
+}

@@ -1,0 +1,40 @@
+import FenceEngine
+import FenceTestSupport
+import Testing
+
+@testable import FenceFormats
+
+@Suite struct FixTableTests {
+  @Test func readSortedIsAStableSortByTimeAcrossFiles() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let a = try directory.write("a.csv", "device,time,lat,lon\nx,3,1,1\ny,1,1,2\nx,1,1,3\n")
+    let b = try directory.write("b.ndjson", #"{"device":"z","time":1,"lat":2,"lon":1,"speed":4}"# + "\n" + #"{"device":"z","time":2,"lat":2,"lon":2}"# + "\n")
+    let table = try readSorted(paths: [a, b])
+    #expect(table.map { "\($0.device)@\($0.time.secondsSinceEpoch),\($0.longitude)" } == [
+      "y@1.0,2.0", "x@1.0,3.0", "z@1.0,1.0", "z@2.0,2.0", "x@3.0,1.0",
+    ])
+    #expect(table[2].speed == 4)
+    #expect(table[0].speed == nil)
+    #expect(table.devices == ["x", "y", "z"])
+  }
+
+  @Test func presortedMergeEqualsTheStableSortOfSortedFiles() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let a = try directory.write("a.csv", "device,time,lat,lon\na,1,1,1\na,2,1,1\na,2,1,2\na,5,1,1\n")
+    let b = try directory.write("b.csv", "device,time,lat,lon\nb,0,1,1\nb,2,1,1\nb,9,1,1\n")
+    let c = try directory.write("c.csv", "device,time,lat,lon\n")
+    let merger = try PresortedTrackMerger(paths: [a, b, c])
+    var merged: [LocationFix] = []
+    while let fix = try merger.next() { merged.append(fix) }
+    #expect(merged == Array(try readSorted(paths: [a, b, c])))
+    #expect(merger.backwardStepCount == 0)
+  }
+
+  @Test func firstHourSortsToTheSameCountInTimeOrder() throws {
+    let table = try readSorted(paths: [fixturePath("tracks/nyharbor-ais-2020-06-30-first-hour.csv")])
+    #expect(table.count == 8_689)
+    #expect(zip(table.indices.dropLast(), table.indices.dropFirst()).allSatisfy { table.time(at: $0) <= table.time(at: $1) })
+  }
+}
