@@ -24,15 +24,19 @@ struct MapProjection: Sendable {
   /// Picture units per metre (near the middle latitude).
   let unitsPerMetre: Double
 
-  /// Fits `box` (south, west, north, east degrees), padded by 4 % on each side, into a
-  /// `size` × `size` square. A degenerate box is widened to about 1 km.
-  init(south: Double, west: Double, north: Double, east: Double, size: Double = 1000) {
+  /// Fits `box` (south, west, north, east degrees), padded by `padding` (a fraction of its
+  /// size) on each side, into a `size` × `size` square. A degenerate box is widened to about
+  /// 1 km.
+  init(
+    south: Double, west: Double, north: Double, east: Double, size: Double = 1000,
+    padding: Double = 0.04
+  ) {
     var (s, w, n, e) = (south, west, north, east)
     if !(s <= n && w <= e) { (s, w, n, e) = (-1, -1, 1, 1) }
     if n - s < 0.01 { s -= 0.005; n += 0.005 }
     if e - w < 0.01 { w -= 0.005; e += 0.005 }
-    let padLat = (n - s) * 0.04
-    let padLon = (e - w) * 0.04
+    let padLat = (n - s) * padding
+    let padLon = (e - w) * padding
     s -= padLat; n += padLat; w -= padLon; e += padLon
     let midLatitude = (s + n) / 2 * .pi / 180
     let shrink = max(cos(midLatitude), 0.05)

@@ -18,7 +18,8 @@ extension MapRenderer {
       <body><div id="map"><canvas id="canvas"></canvas><div id="tip"></div></div>
       <aside id="side"><h1>\(Self.escapeHTML(title))</h1><div id="legend"></div>
       <h2>Event</h2><pre id="detail">Hover over or click an event marker.</pre>
-      <p class="hint">Drag to pan, wheel to zoom, double-click to reset.</p></aside>
+      <p><button id="fitZones">Fit zones and events</button> <button id="fitAll">Fit all</button></p>
+      <p class="hint">Drag to pan, wheel to zoom, double-click to fit zones and events again.</p></aside>
       <script type="application/json" id="data">
       """)
     try writeData(projection, to: output)
@@ -28,7 +29,13 @@ extension MapRenderer {
 
   /// The drawing data in picture units (see ``MapProjection``), as compact JSON.
   private func writeData(_ p: MapProjection, to output: OutputFile) throws {
-    var text = "{\"width\":\(Int(p.width)),\"height\":\(Int(p.height)),\"fences\":["
+    let focus = makeProjection(focusOnZones: true)
+    let focusBox = [
+      p.x(focus.west), p.y(focus.north), p.x(focus.west + focus.width / focus.lonScale),
+      p.y(focus.north - focus.height / focus.latScale),
+    ].map(Self.number).joined(separator: ",")
+    var text = "{\"width\":\(Int(p.width)),\"height\":\(Int(p.height)),\"focus\":[\(focusBox)],"
+    text += "\"unitsPerMetre\":\(p.unitsPerMetre),\"fences\":["
     let fences = drawnFences
     for (index, item) in fences.enumerated() {
       if index > 0 { text += "," }
@@ -182,10 +189,21 @@ extension MapRenderer {
     const tip = document.getElementById("tip"), detail = document.getElementById("detail");
     let view = {s: 1, x: 0, y: 0}, hover = -1, pinned = -1;
     function zoneHue(id) { let h = 0; for (const c of id) h = (h * 31 + c.charCodeAt(0)) >>> 0; return h % 360; }
-    function fit() {
-      const w = canvas.clientWidth, h = canvas.clientHeight;
-      const s = Math.min(w / data.width, h / data.height) * 0.96;
-      view = {s, x: (w - data.width * s) / 2, y: (h - data.height * s) / 2};
+    function fit(box) {
+      box = box || data.focus;
+      const w = canvas.clientWidth, h = canvas.clientHeight, bw = box[2] - box[0], bh = box[3] - box[1];
+      const s = Math.min(w / bw, h / bh) * 0.96;
+      view = {s, x: (w - bw * s) / 2 - box[0] * s, y: (h - bh * s) / 2 - box[1] * s};
+    }
+    function scaleBar() {
+      const target = 120 / (view.s * data.unitsPerMetre);
+      const p = Math.pow(10, Math.floor(Math.log10(target)));
+      const m = [1, 2, 5, 10].map(k => k * p).filter(v => v <= target).pop() || p;
+      const L = m * data.unitsPerMetre * view.s, x = 14, y = canvas.clientHeight - 16;
+      ctx.strokeStyle = "#333"; ctx.lineWidth = 2; ctx.beginPath();
+      ctx.moveTo(x, y - 5); ctx.lineTo(x, y); ctx.lineTo(x + L, y); ctx.lineTo(x + L, y - 5); ctx.stroke();
+      ctx.fillStyle = "#333"; ctx.font = "11px system-ui,sans-serif";
+      ctx.fillText(m >= 1000 ? (m / 1000) + " km" : m + " m", x + 4, y - 6);
     }
     function resize() {
       const r = window.devicePixelRatio || 1;
@@ -248,6 +266,7 @@ extension MapRenderer {
       const r0 = Math.min(7, Math.max(3.5, 2.5 + view.s));
       data.events.forEach((e, i) => { if (e.x >= 0 && i !== hover && i !== pinned) marker(e, r0); });
       for (const i of [pinned, hover]) if (i >= 0) marker(data.events[i], r0 * 1.6);
+      scaleBar();
     }
     function legend() {
       const L = data.legend, el = document.getElementById("legend");
@@ -298,6 +317,8 @@ extension MapRenderer {
       draw();
     }, {passive: false});
     canvas.addEventListener("dblclick", () => { fit(); draw(); });
+    document.getElementById("fitZones").onclick = () => { fit(); draw(); };
+    document.getElementById("fitAll").onclick = () => { fit([0, 0, data.width, data.height]); draw(); };
     window.addEventListener("resize", resize);
     legend(); fit(); resize();
     """#

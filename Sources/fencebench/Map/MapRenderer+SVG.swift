@@ -4,9 +4,10 @@ import FenceGeometry
 extension MapRenderer {
   /// Writes a static SVG of the same drawing as the page: fences, GEOLINEs with an arrow at
   /// their last vertex, tracks, event markers (each with its JSON as a `<title>`, shown as a
-  /// tooltip by browsers) and a legend in the top-left corner.
+  /// tooltip by browsers) and a legend on the right. The picture frames the zones and events
+  /// (tracks are clipped to it); with no zones it frames the tracks.
   func writeSVG(to output: OutputFile) throws {
-    let p = makeProjection()
+    let p = makeProjection(focusOnZones: true)
     let legendWidth = 230.0
     let width = p.width + legendWidth
     try output.write(
@@ -15,9 +16,11 @@ extension MapRenderer {
       <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(Int(width)) \(Int(p.height))" \
       width="\(Int(width))" height="\(Int(p.height))" font-family="sans-serif" font-size="12">
       <title>\(Self.escapeHTML(title))</title>
-      <defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" \
-      markerHeight="7" orient="auto"><path d="M0,0L10,5L0,10z" fill="#0b3d91"/></marker></defs>
+      <defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="13" \
+      markerHeight="13" markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0L10,5L0,10z" fill="#0b3d91"/></marker></defs>
+      <clipPath id="frame"><rect width="\(Int(p.width))" height="\(Int(p.height))"/></clipPath>
       <rect width="\(Int(p.width))" height="\(Int(p.height))" fill="#eef3f7"/>
+      <g clip-path="url(#frame)">
       <g id="fences" stroke-width="1.2" fill-rule="evenodd">
 
       """)
@@ -78,12 +81,15 @@ extension MapRenderer {
       case .checkOut:
         try output.write(
           "<rect x=\"\(Self.number(x - 3.5))\" y=\"\(Self.number(y - 3.5))\" width=\"7\" height=\"7\" fill=\"\(color)\">\(title)</rect>\n")
+      case .dwell:
+        try output.write(
+          "<path d=\"M\(Self.number(x)),\(Self.number(y - 5.5))l5.5,5.5l-5.5,5.5l-5.5,-5.5z\" fill=\"\(color)\">\(title)</path>\n")
       default:
         try output.write(
           "<circle cx=\"\(Self.number(x))\" cy=\"\(Self.number(y))\" r=\"4\" fill=\"\(color)\">\(title)</circle>\n")
       }
     }
-    try output.write("</g>\n<g id=\"legend\" transform=\"translate(\(Int(p.width)),0)\">\n")
+    try output.write("</g>\n</g>\n<g id=\"legend\" transform=\"translate(\(Int(p.width)),0)\">\n")
     try output.write("<rect width=\"\(Int(legendWidth))\" height=\"\(Int(p.height))\" fill=\"#fafbfc\" stroke=\"#ccd\"/>\n")
     var lines: [(String, String)] = []
     for kind in ZoneEvent.Kind.allCases {
@@ -95,9 +101,20 @@ extension MapRenderer {
     lines.append(("#0b3d91", "GEOLINEs: \(geolineCount)"))
     lines.append(
       (Self.deviceColor(0), "tracks: \(tracks.count) devices" + (stride > 1 ? ", every \(stride)th point" : "")))
-    try output.write("<text x=\"12\" y=\"22\" font-weight=\"bold\" font-size=\"14\">\(Self.escapeHTML(title))</text>\n")
+    // The title wraps at about 30 characters a line (SVG text does not wrap by itself).
+    var titleLines: [String] = [""]
+    for long in title.split(separator: " ") {
+      let word = long.count > 30 ? long.prefix(29) + "…" : long
+      if let last = titleLines.last, !last.isEmpty, last.count + word.count > 30 { titleLines.append("") }
+      titleLines[titleLines.count - 1] += (titleLines[titleLines.count - 1].isEmpty ? "" : " ") + word
+    }
+    for (index, line) in titleLines.prefix(4).enumerated() {
+      try output.write(
+        "<text x=\"12\" y=\"\(22 + index * 17)\" font-weight=\"bold\" font-size=\"13\">\(Self.escapeHTML(line))</text>\n")
+    }
+    let top = 22 + min(titleLines.count, 4) * 17 + 10
     for (index, line) in lines.enumerated() {
-      let y = 46 + index * 20
+      let y = top + index * 20
       try output.write(
         "<circle cx=\"18\" cy=\"\(y - 4)\" r=\"6\" fill=\"\(line.0)\"/><text x=\"30\" y=\"\(y)\">\(Self.escapeHTML(line.1))</text>\n")
     }

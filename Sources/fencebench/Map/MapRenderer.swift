@@ -26,8 +26,9 @@ struct MapRenderer {
   var fenceBudget = 20_000
   var eventBudget = 20_000
 
-  /// The projection that holds every drawn fence, GEOLINE, track point and event.
-  func makeProjection() -> MapProjection {
+  /// The projection that holds every drawn fence, GEOLINE and event, and also every track
+  /// point unless `focusOnZones` (then tracks are clipped to the zones' surroundings).
+  func makeProjection(focusOnZones: Bool = false) -> MapProjection {
     var south = Double.infinity, west = Double.infinity
     var north = -Double.infinity, east = -Double.infinity
     func include(_ lat: Double, _ lon: Double) {
@@ -50,13 +51,16 @@ struct MapRenderer {
         for v in line.line.vertices { include(v.latitude, v.longitude) }
       }
     }
-    for track in tracks {
-      for i in track.latitudes.indices { include(track.latitudes[i], track.longitudes[i]) }
+    if !focusOnZones || south > north {
+      for track in tracks {
+        for i in track.latitudes.indices { include(track.latitudes[i], track.longitudes[i]) }
+      }
     }
     for event in events.prefix(eventBudget) {
       if let lat = event.latitude, let lon = event.longitude { include(lat, lon) }
     }
-    return MapProjection(south: south, west: west, north: north, east: east)
+    return MapProjection(
+      south: south, west: west, north: north, east: east, padding: focusOnZones ? 0.08 : 0.04)
   }
 
   /// The stride that keeps the drawn track points within ``pointBudget``.

@@ -93,7 +93,9 @@ struct Replay {
     // Counts.
     summary.fixesRead = readers.reduce(0) { $0 + $1.fixCount }
     summary.rowsSkipped = readers.reduce(0) { $0 + $1.skippedRowCount }
-    summary.issues = readers.flatMap(\.issues).prefix(20).map(\.description)
+    for issue in readers.flatMap(\.issues).prefix(20) {
+      printToStandardError("fencebench: warning: skipped \(issue)")
+    }
     summary.fixesAccepted = evaluator.acceptedFixCount
     summary.rejections = evaluator.rejections
     summary.devices = evaluator.deviceCount

@@ -21,7 +21,6 @@ struct RunSummary {
 
   var fixesRead = 0
   var rowsSkipped = 0
-  var issues: [String] = []
   var fixesAccepted = 0
   var rejections = RejectionCounts()
   var zones = 0
@@ -111,12 +110,8 @@ struct RunSummary {
     lines.append(("peak memory", "\(FixedDecimal.text(Double(peakMemoryBytes) / 1_048_576, digits: 1)) MiB"))
     if let map { lines.append(("map", map)) }
     let width = lines.map(\.0.count).max() ?? 0
-    var text = lines.map { $0.0 + String(repeating: " ", count: width - $0.0.count) + "  " + $0.1 }
+    return lines.map { $0.0 + String(repeating: " ", count: width - $0.0.count) + "  " + $0.1 }
       .joined(separator: "\n")
-    if !issues.isEmpty {
-      text += "\nfirst skipped rows:\n" + issues.map { "  " + $0 }.joined(separator: "\n")
-    }
-    return text
   }
 
   static func rounded(_ x: Double, _ digits: Int) -> Double {
