@@ -1,4 +1,5 @@
 import FenceGeometry
+import Foundation
 
 // Small constructors and a seeded generator shared by this target's tests.
 
@@ -41,7 +42,8 @@ func starPolygon(
   var r = 1.0
   for i in 0..<count {
     let angle = Double(i) / Double(count) * 2 * .pi
-    r = min(1.2, max(0.6, r + Double.random(in: -0.02...0.02, using: &generator)))
+    let step = min(0.02, 2 / Double(count))  // smooth at any vertex count
+    r = min(1.2, max(0.6, r + Double.random(in: -step...step, using: &generator)))
     let spike = jagged ? Double.random(in: 0...0.3, using: &generator) : 0
     let radial = radius * (r + spike)
     var lon = longitude + radial * cos(angle)
@@ -56,3 +58,13 @@ func starPolygon(
 #elseif canImport(Darwin)
   import Darwin
 #endif
+
+/// The rows of a CSV fixture under `Fixtures/` as numbers, header skipped.
+func numericRows(_ name: String, filePath: String = #filePath) throws -> [[Double]] {
+  // This file is Tests/FenceGeometryTests/TestGeometry.swift: the root is three levels up.
+  let root = filePath.split(separator: "/").dropLast(3).joined(separator: "/")
+  let text = try String(contentsOfFile: "/\(root)/Fixtures/\(name)", encoding: .utf8)
+  return text.split(separator: "\n").dropFirst().map { line in
+    line.split(separator: ",").map { Double(String($0)) ?? .nan }
+  }
+}
