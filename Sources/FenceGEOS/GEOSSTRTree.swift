@@ -13,9 +13,6 @@ public final class GEOSSTRTree {
   public let context: GEOSContext
   /// The owned `GEOSSTRtree *`.
   private let tree: OpaquePointer
-  /// The query point, moved to each queried position (GEOS reads its envelope).
-  private let probe: GEOSGeometry
-  private let probeSequence: OpaquePointer
   /// Whether a query has run, which makes GEOS build the tree and refuse further inserts.
   private var isBuilt = false
 
@@ -29,14 +26,6 @@ public final class GEOSSTRTree {
     self.context = context
     tree = try context.check(
       "GEOSSTRtree_create_r", GEOSSTRtree_create_r(context.handle, nodeCapacity))
-    do {
-      probe = try GEOSGeometry(latitude: 0, longitude: 0, context: context)
-      probeSequence = try context.check(
-        "GEOSGeom_getCoordSeq_r", GEOSGeom_getCoordSeq_r(context.handle, probe.pointer))
-    } catch {
-      GEOSSTRtree_destroy_r(context.handle, tree)
-      throw error
-    }
   }
 
   deinit {
@@ -58,12 +47,13 @@ public final class GEOSSTRTree {
     throws(GEOSError)
   {
     isBuilt = true
-    try context.status(
-      "GEOSCoordSeq_setXY_r",
-      GEOSCoordSeq_setXY_r(context.handle, probeSequence, 0, longitude, latitude))
     let handle = context.handle
     let tree = self.tree
-    let probe = self.probe.pointer
+    // A new point per query: GEOS caches a geometry's envelope, so a moved point would be
+    // searched at its first position.
+    let probe = try context.check(
+      "GEOSGeom_createPointFromXY_r", GEOSGeom_createPointFromXY_r(handle, longitude, latitude))
+    defer { GEOSGeom_destroy_r(handle, probe) }
     // The C callback gets the (non-escaping) closure through its userdata pointer; the closure
     // only lives for the duration of this call, which GEOSSTRtree_query_r does not outlast.
     withoutActuallyEscaping(visit) { visit in

@@ -7,10 +7,11 @@ public import FenceGeometry
 /// in FenceKit. Distances are planar, in degrees of (longitude, latitude), which makes them
 /// useful as an oracle ("is this point on the boundary?") rather than as metres.
 ///
-/// Each query moves one point geometry owned by the shape instead of allocating a new one
-/// (GEOS 3.11 has no prepared predicates taking x and y), so a query allocates nothing on the
-/// Swift side. Not thread-safe: use one per evaluator, made from that evaluator's
-/// ``GEOSContext``.
+/// Each query builds and frees one GEOS point (GEOS 3.11 has no prepared predicates taking x
+/// and y, and a reused point keeps a stale cached envelope); in release builds that costs about
+/// as much as moving a reused point, within measurement noise (see
+/// `Docs/Decisions/0002-geos-off-the-hot-path.md`). Not thread-safe: use one per evaluator, made
+/// from that evaluator's ``GEOSContext``.
 public final class PreparedShape {
   /// The context the shape was prepared in.
   public var context: GEOSContext { geometry.context }
@@ -18,11 +19,6 @@ public final class PreparedShape {
   let geometry: GEOSGeometry
   /// The owned `const GEOSPreparedGeometry *`.
   private let prepared: OpaquePointer
-  /// The query point, moved to each queried position.
-  private let probe: GEOSGeometry
-  /// The probe's coordinate sequence, owned by `probe` (GEOS hands it out as const; writing
-  /// through it is safe because GEOS 3.11 points compute their envelope from it on demand).
-  private let probeSequence: OpaquePointer
   /// The boundary, prepared on the first distance-to-boundary query.
   private var boundary: (geometry: GEOSGeometry, prepared: OpaquePointer)?
 
@@ -47,24 +43,18 @@ public final class PreparedShape {
     self.geometry = geometry
     self.prepared = try context.check(
       "GEOSPrepare_r", GEOSPrepare_r(context.handle, geometry.pointer))
-    do {
-      probe = try GEOSGeometry(latitude: 0, longitude: 0, context: context)
-      probeSequence = try context.check(
-        "GEOSGeom_getCoordSeq_r", GEOSGeom_getCoordSeq_r(context.handle, probe.pointer))
-    } catch {
-      GEOSPreparedGeom_destroy_r(context.handle, prepared)
-      throw error
-    }
   }
 
   deinit {
     let handle = geometry.context.handle
     if let boundary { GEOSPreparedGeom_destroy_r(handle, boundary.prepared) }
     GEOSPreparedGeom_destroy_r(handle, prepared)  // before its base geometry
-    // `geometry`, `probe` and `boundary.geometry` are released after this body.
+    // `geometry` and `boundary.geometry` are released after this body.
   }
 
   /// Whether the shape covers the position: inside, or on any edge of the exterior or a hole.
+  ///
+  /// Longitudes 180 and -180 are the same meridian, as in `Polygon.contains`.
   ///
   /// - Complexity: O(log *n*) amortised for *n* edges (GEOS indexes the edges on first use).
   public func covers(latitude: Double, longitude: Double) throws(GEOSError) -> Bool {
@@ -72,6 +62,7 @@ public final class PreparedShape {
     if geometry.isShiftedEast, longitude < 0 {
       return try covers(x: longitude + 360, y: latitude)
     }
+    if abs(longitude) == 180 { return try covers(x: -longitude, y: latitude) }
     return false
   }
 
@@ -94,16 +85,9 @@ public final class PreparedShape {
 
   private func covers(x: Double, y: Double) throws(GEOSError) -> Bool {
     let context = geometry.context
-    try moveProbe(x: x, y: y)
     // returns 1 on true, 0 on false, 2 on exception
     return try context.predicate(
-      "GEOSPreparedCovers_r", GEOSPreparedCovers_r(context.handle, prepared, probe.pointer))
-  }
-
-  private func moveProbe(x: Double, y: Double) throws(GEOSError) {
-    try geometry.context.status(
-      "GEOSCoordSeq_setXY_r",
-      GEOSCoordSeq_setXY_r(geometry.context.handle, probeSequence, 0, x, y))
+      "GEOSPreparedCovers_r", CGEOS_preparedCoversXY(context.handle, prepared, x, y))
   }
 
   private func planarDistance(_ target: OpaquePointer, latitude: Double, longitude: Double)
@@ -120,11 +104,9 @@ public final class PreparedShape {
     -> Double
   {
     let context = geometry.context
-    try moveProbe(x: x, y: y)
     var distance = 0.0
     try context.status(
-      "GEOSPreparedDistance_r",
-      GEOSPreparedDistance_r(context.handle, target, probe.pointer, &distance))
+      "GEOSPreparedDistance_r", CGEOS_preparedDistanceXY(context.handle, target, x, y, &distance))
     return distance
   }
 

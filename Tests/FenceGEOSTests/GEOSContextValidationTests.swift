@@ -1,0 +1,189 @@
+import FenceGEOS
+import FenceGeometry
+import FenceTestSupport
+import Foundation
+import Testing
+
+struct ValidityCase: CustomTestStringConvertible, Sendable {
+  let name: String
+  let wkt: String
+  let fault: GeometryError.Fault?
+  var testDescription: String { name }
+}
+
+@Suite struct GEOSContextValidationTests {
+  @Test(arguments: [
+    ValidityCase(
+      name: "a square with a hole is valid",
+      wkt: "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (2 2, 2 4, 4 4, 2 2))", fault: nil),
+    ValidityCase(
+      name: "a hole touching the shell at one point is valid",
+      wkt: "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (0 5, 2 4, 2 6, 0 5))", fault: nil),
+    ValidityCase(
+      name: "a bowtie self-intersects at its crossing",
+      wkt: "POLYGON ((0 0, 1 1, 1 0, 0 1, 0 0))",
+      fault: .selfIntersection(reason: "Self-intersection[0.5 0.5]")),
+    ValidityCase(
+      name: "a ring touching itself at a vertex is a ring self-intersection",
+      wkt: "POLYGON ((0 0, 2 0, 1 1, 2 2, 0 2, 1 1, 0 0))",
+      fault: .selfIntersection(reason: "Ring Self-intersection[1 1]")),
+    ValidityCase(
+      name: "a collinear ring has no interior and self-intersects",
+      wkt: "POLYGON ((0 0, 1 0, 2 0, 0 0))",
+      fault: .selfIntersection(reason: "Self-intersection[1 0]")),
+    ValidityCase(
+      name: "a hole crossing the shell self-intersects",
+      wkt: "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (5 -1, 6 5, 4 5, 5 -1))",
+      fault: .selfIntersection(reason: "Self-intersection[4.83333333333333 0]")),
+    ValidityCase(
+      name: "a hole outside the shell is invalid",
+      wkt: "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (20 20, 21 20, 21 21, 20 20))",
+      fault: .invalid(reason: "Hole lies outside shell[20 20]")),
+    ValidityCase(
+      name: "a hole inside another hole is invalid",
+      wkt: "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (1 1, 9 1, 9 9, 1 9, 1 1),"
+        + " (2 2, 8 2, 8 8, 2 8, 2 2))",
+      fault: .invalid(reason: "Holes are nested[2 2]")),
+    ValidityCase(
+      name: "a hole cutting the interior in pieces is invalid",
+      wkt: "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (0 5, 5 0, 10 5, 5 10, 0 5))",
+      fault: .invalid(reason: "Interior is disconnected[0 5]")),
+  ])
+  func validate(_ c: ValidityCase) throws {
+    let context = try GEOSContext()
+    let polygon = try shape(c.wkt, context: context)
+    if let fault = c.fault {
+      #expect(throws: GeometryError(shape: "fence-7", fault: fault)) {
+        try context.validate(polygon, name: "fence-7")
+      }
+    } else {
+      try context.validate(polygon, name: "fence-7")
+    }
+  }
+
+  @Test func anUnclosedRingIsCaughtByPolygonBeforeGEOS() {
+    let ring = [(0.0, 0.0), (1, 0), (1, 1), (0, 1)].map {
+      Coordinate(uncheckedLatitude: $0.1, longitude: $0.0)
+    }
+    #expect(throws: GeometryError(shape: "fence-7", fault: .unclosedRing(ring: 0))) {
+      try Polygon(exterior: ring, name: "fence-7")
+    }
+  }
+
+  @Test func anInvalidPartIsNamedByItsIndex() throws {
+    let context = try GEOSContext()
+    let parts = try shape(
+      "MULTIPOLYGON (((20 20, 21 20, 21 21, 20 20)), ((0 0, 1 1, 1 0, 0 1, 0 0)))",
+      context: context)
+    #expect(
+      throws: GeometryError(
+        shape: "fence-7 part 1", fault: .selfIntersection(reason: "Self-intersection[0.5 0.5]"))
+    ) {
+      try context.validate(parts, name: "fence-7")
+    }
+  }
+
+  @Test func overlappingPartsAreAcceptedBecauseAFenceIsTheirUnion() throws {
+    let context = try GEOSContext()
+    let parts = try shape(
+      "MULTIPOLYGON (((0 0, 2 0, 2 2, 0 2, 0 0)), ((1 1, 3 1, 3 3, 1 3, 1 1)))", context: context)
+    try context.validate(parts, name: "fence-7")
+  }
+
+  @Test func aSquareAcrossTheAntimeridianIsValid() throws {
+    let context = try GEOSContext()
+    let square = try Polygon(
+      exterior: [(179.0, -1.0), (-179, -1), (-179, 1), (179, 1), (179, -1)].map {
+        Coordinate(uncheckedLatitude: $0.1, longitude: $0.0)
+      })
+    try context.validate(square, name: "dateline")
+  }
+
+  @Test func realFixturePolygonsAreValid() throws {
+    let context = try GEOSContext()
+    let features =
+      try PolygonFixtures.read(
+        path: fixturePath("polygons/tz-world-sample.geojson"), nameProperty: "tzid")
+      + PolygonFixtures.read(
+        path: fixturePath("polygons/nyc-manhattan.geojson"), nameProperty: "name")
+    #expect(features.count == 29)
+    for feature in features {
+      try context.validate(feature.shape, name: feature.name)
+    }
+  }
+
+  @Test func theRealSelfIntersectionInTzWorldIsFoundWithItsLocation() throws {
+    let context = try GEOSContext()
+    let magadan = try #require(
+      PolygonFixtures.read(
+        path: fixturePath("polygons/tz-world-magadan-invalid.geojson"), nameProperty: "tzid"
+      ).first)
+    #expect(
+      throws: GeometryError(
+        shape: "tz-4072 Asia/Magadan",
+        fault: .selfIntersection(reason: "Self-intersection[145.168074091723 62.4551188698037]"))
+    ) {
+      try context.validate(magadan.shape, name: magadan.name)
+    }
+    let repaired = try context.makeValid(magadan.shape, name: magadan.name)
+    try context.validate(repaired, name: magadan.name)
+  }
+
+  // MARK: - Repair
+
+  @Test func repairingABowtieGivesItsTwoTriangles() throws {
+    let context = try GEOSContext()
+    let bowtie = try shape("POLYGON ((0 0, 1 1, 1 0, 0 1, 0 0))", context: context)
+    let repaired = try context.makeValid(bowtie, name: "bowtie")
+    #expect(repaired.polygons.count == 2)
+    try context.validate(repaired, name: "bowtie")
+    #expect(
+      try GEOSGeometry(repaired, context: context).wkt()
+        == "MULTIPOLYGON (((0 1, 0.5 0.5, 0 0, 0 1)), ((1 0, 0.5 0.5, 1 1, 1 0)))")
+    // The crossing point belongs to both triangles; the pinched-off regions do not exist.
+    #expect(repaired.contains(latitude: 0.5, longitude: 0.5))
+    #expect(repaired.contains(latitude: 0.5, longitude: 0.1))
+    #expect(!repaired.contains(latitude: 0.1, longitude: 0.5))
+  }
+
+  @Test func repairKeepsOnlyPolygonalParts() throws {
+    let context = try GEOSContext()
+    // A hole poking out of its shell: the repair is the shell minus the hole plus the tip.
+    let poking = try shape(
+      "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (5 -1, 6 5, 4 5, 5 -1))", context: context)
+    let repaired = try context.makeValid(poking, name: "poking")
+    #expect(repaired.polygons.count == 2)
+    try context.validate(repaired, name: "poking")
+  }
+
+  @Test func repairThatLeavesNoAreaIsAnError() throws {
+    let context = try GEOSContext()
+    let sliver = try shape("POLYGON ((0 0, 1 0, 2 0, 0 0))", context: context)
+    #expect(throws: GeometryError(shape: "sliver", fault: .empty)) {
+      try context.makeValid(sliver, name: "sliver")
+    }
+  }
+
+  @Test func repairingAValidShapeKeepsItsRings() throws {
+    let context = try GEOSContext()
+    let square = try shape(
+      "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (2 2, 2 4, 4 4, 2 2))", context: context)
+    let repaired = try context.makeValid(square, name: "square")
+    #expect(repaired.polygons.count == 1)
+    #expect(Set(repaired.polygons[0].exterior) == Set(square.polygons[0].exterior))
+    #expect(Set(repaired.polygons[0].rings[1]) == Set(square.polygons[0].rings[1]))
+  }
+
+  @Test func repairAcrossTheAntimeridianComesBackInRange() throws {
+    let context = try GEOSContext()
+    // A bowtie whose crossing lies on the antimeridian.
+    let bowtie = try Polygon(
+      exterior: [(179.0, -1.0), (-179, 1), (-179, -1), (179, 1), (179, -1)].map {
+        Coordinate(uncheckedLatitude: $0.1, longitude: $0.0)
+      })
+    let repaired = try context.makeValid(MultiPolygon(bowtie), name: "dateline")
+    #expect(repaired.polygons.count == 2)
+    let longitudes = repaired.polygons.flatMap { $0.exterior.map(\.longitude) }
+    #expect(Set(longitudes) == [179, 180, -179])
+  }
+}
