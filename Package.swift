@@ -58,6 +58,7 @@ let package = Package(
       name: "FenceFormatsTests", dependencies: ["FenceFormats", "FenceTestSupport"]),
     .testTarget(
       name: "fencebenchTests", dependencies: ["FenceTestSupport"]),
+    .testTarget(name: "FenceTestingTests", dependencies: ["FenceTesting", "FenceEngine"]),
   ],
   swiftLanguageModes: [.v6]
 )
