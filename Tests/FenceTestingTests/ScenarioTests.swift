@@ -1,0 +1,4 @@
+import FenceTesting
+import Testing
+
+@Suite struct ScenarioTests {}
