@@ -1,5 +1,13 @@
 import FenceEngine
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Reads fixes from CSV with a header row, field by field from the input buffer.
 ///
 /// Fields follow RFC 4180: a field in double quotes may hold the delimiter, newlines and `""`
@@ -19,11 +27,13 @@ final class CSVTrackParser: TrackParser {
   private let speedUnit: SpeedUnit
   private let neededFields: Int
   private let names: [String]
-  /// Field bounds of the current record, reused.
-  private var fieldStarts: [Int]
-  private var fieldEnds: [Int]
+  /// Field bounds of the current record: starts at even, ends at odd positions. Raw memory
+  /// owned by this parser, so the hot loop pays no exclusivity checks or copy-on-write tests.
+  private let fieldBounds: UnsafeMutablePointer<Int>
   /// The last device's bytes and string, so consecutive rows of one device share a string.
-  private var lastDeviceBytes: [UInt8] = []
+  private var lastDeviceBytes: UnsafeMutablePointer<UInt8>
+  private var lastDeviceCapacity = 64
+  private var lastDeviceCount = -1
   private var lastDevice = ""
 
   init(input: ByteInput, options: TrackReadOptions) throws(TrackReadError) {
@@ -38,11 +48,13 @@ final class CSVTrackParser: TrackParser {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
           bytes = UnsafeMutableBufferPointer(rebasing: bytes[3...])  // UTF-8 byte order mark
         }
-        var starts: [Int] = []
-        var ends: [Int] = []
-        CSVTrackParser.split(bytes, delimiter: options.delimiter, limit: .max, &starts, &ends)
-        header = zip(starts, ends).map {
-          String(decoding: UnsafeBufferPointer(rebasing: bytes[$0..<$1]), as: UTF8.self)
+        let bounds = UnsafeMutablePointer<Int>.allocate(capacity: 2 * (bytes.count + 1))
+        defer { bounds.deallocate() }
+        let count = CSVTrackParser.split(bytes, delimiter: options.delimiter, limit: .max, bounds)
+        header = (0..<count).map {
+          String(
+            decoding: UnsafeBufferPointer(rebasing: bytes[bounds[2 * $0]..<bounds[2 * $0 + 1]]),
+            as: UTF8.self)
         }
         if header.count > 1 || header.first?.isEmpty == false { break }
       }
@@ -99,21 +111,26 @@ final class CSVTrackParser: TrackParser {
     }
     let used = [device, time, latitude, longitude, accuracyColumn, speedColumn, courseColumn]
     neededFields = used.compactMap { $0 }.max().map { $0 + 1 } ?? 0
-    fieldStarts = []
-    fieldEnds = []
-    fieldStarts.reserveCapacity(header.count + 1)
-    fieldEnds.reserveCapacity(header.count + 1)
+    fieldBounds = .allocate(capacity: 2 * (neededFields + 1))
+    lastDeviceBytes = .allocate(capacity: lastDeviceCapacity)
+  }
+
+  deinit {
+    fieldBounds.deallocate()
+    lastDeviceBytes.deallocate()
   }
 
   /// Splits a record into at most `limit` fields (the rest of the record is not scanned),
-  /// unquoting quoted fields in place and trimming spaces.
+  /// unquoting quoted fields in place and trimming spaces; returns the number of fields.
+  ///
+  /// Field *k* is `record[bounds[2k]..<bounds[2k + 1]]`; `bounds` must have room for
+  /// `2 * min(limit, record.count + 1)` values.
   @inline(__always)
   static func split(
     _ record: UnsafeMutableBufferPointer<UInt8>, delimiter: UInt8, limit: Int,
-    _ starts: inout [Int], _ ends: inout [Int]
-  ) {
-    starts.removeAll(keepingCapacity: true)
-    ends.removeAll(keepingCapacity: true)
+    _ bounds: UnsafeMutablePointer<Int>
+  ) -> Int {
+    var fields = 0
     let count = record.count
     var i = 0
     while true {
@@ -140,8 +157,9 @@ final class CSVTrackParser: TrackParser {
           write += 1
           i += 1
         }
-        starts.append(start)
-        ends.append(write)
+        bounds[2 * fields] = start
+        bounds[2 * fields + 1] = write
+        fields += 1
         // Skip anything up to the delimiter (blanks after the closing quote).
         while i < count, record[i] != delimiter { i += 1 }
       } else {
@@ -149,15 +167,16 @@ final class CSVTrackParser: TrackParser {
         while i < count, record[i] != delimiter { i += 1 }
         var end = i
         while end > start, record[end - 1] == 0x20 || record[end - 1] == 0x09 { end -= 1 }
-        starts.append(start)
-        ends.append(end)
+        bounds[2 * fields] = start
+        bounds[2 * fields + 1] = end
+        fields += 1
       }
-      if i >= count || starts.count >= limit { return }
+      if i >= count || fields >= limit { return fields }
       i += 1  // the delimiter
       if i == count {
-        starts.append(i)
-        ends.append(i)
-        return
+        bounds[2 * fields] = i
+        bounds[2 * fields + 1] = i
+        return fields + 1
       }
     }
   }
@@ -172,18 +191,19 @@ final class CSVTrackParser: TrackParser {
       }
       guard let record = optionalRecord else { return nil }
       if record.isEmpty { continue }
-      Self.split(record, delimiter: delimiter, limit: neededFields, &fieldStarts, &fieldEnds)
-      if fieldStarts.count == 1, fieldStarts[0] == fieldEnds[0] { continue }  // a blank line
+      let bounds = fieldBounds
+      let fieldCount = Self.split(record, delimiter: delimiter, limit: neededFields, bounds)
+      if fieldCount == 1, bounds[0] == bounds[1] { continue }  // a blank line
       let line = input.recordLine
-      guard fieldStarts.count >= neededFields else {
+      guard fieldCount >= neededFields else {
         try log.skip(
           line: line,
-          "expected at least \(neededFields) fields, found \(fieldStarts.count)")
+          "expected at least \(neededFields) fields, found \(fieldCount)")
         continue
       }
-      let row = UnsafeBufferPointer(record)
-      func field(_ column: Int) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: row[fieldStarts[column]..<fieldEnds[column]])
+      let base = UnsafePointer(record.baseAddress)
+      @inline(__always) func field(_ column: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: base.map { $0 + bounds[2 * column] }, count: bounds[2 * column + 1] - bounds[2 * column])
       }
       // Time.
       let timeField = field(timeColumn)
@@ -254,9 +274,19 @@ final class CSVTrackParser: TrackParser {
   /// The device's string, reusing the previous row's when the bytes are the same.
   @inline(__always)
   private func deviceString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-    if bytes.elementsEqual(lastDeviceBytes) { return lastDevice }
-    lastDeviceBytes.removeAll(keepingCapacity: true)
-    lastDeviceBytes.append(contentsOf: bytes)
+    let count = bytes.count
+    if count == lastDeviceCount, let base = bytes.baseAddress,
+      memcmp(base, lastDeviceBytes, count) == 0
+    {
+      return lastDevice
+    }
+    if count > lastDeviceCapacity {
+      lastDeviceBytes.deallocate()
+      lastDeviceCapacity = count
+      lastDeviceBytes = .allocate(capacity: count)
+    }
+    if let base = bytes.baseAddress { lastDeviceBytes.update(from: base, count: count) }
+    lastDeviceCount = count
     lastDevice = String(decoding: bytes, as: UTF8.self)
     return lastDevice
   }
