@@ -1,0 +1,163 @@
+import FenceEngine
+import FenceGeometry
+import Testing
+
+/// One GEOLINE case: a movement across a line drawn west to east (left is north).
+struct DirectionCase: CustomTestStringConvertible, Sendable {
+  let name: String
+  let filter: Geoline.DirectionFilter
+  let fromNorth: Double
+  let toNorth: Double
+  let expected: [String]
+  var testDescription: String { name }
+}
+
+@Suite struct GeolineTests {
+  /// A zone with one GEOLINE from 1 km west of the origin to 1 km east of it.
+  func eastWestLineZone(
+    _ filter: Geoline.DirectionFilter = .both, rules: ZoneRules = .default
+  ) throws -> Zone {
+    Zone(id: "narrows", geolines: [try geoline("line", [(0, -1000), (0, 1000)], direction: filter)],
+      rules: rules)
+  }
+
+  @Test(arguments: [
+    DirectionCase(name: "northbound crosses right to left", filter: .both, fromNorth: -100,
+      toNorth: 300, expected: ["2.5 checkIn a narrows/line geoline rightToLeft noCheckOut"]),
+    DirectionCase(name: "southbound crosses left to right", filter: .both, fromNorth: 300,
+      toNorth: -100, expected: ["7.5 checkIn a narrows/line geoline leftToRight noCheckOut"]),
+    DirectionCase(name: "rightToLeft filter admits northbound", filter: .rightToLeft,
+      fromNorth: -100, toNorth: 300,
+      expected: ["2.5 checkIn a narrows/line geoline rightToLeft noCheckOut"]),
+    DirectionCase(name: "rightToLeft filter ignores southbound", filter: .rightToLeft,
+      fromNorth: 300, toNorth: -100, expected: []),
+    DirectionCase(name: "leftToRight filter admits southbound", filter: .leftToRight,
+      fromNorth: 300, toNorth: -100,
+      expected: ["7.5 checkIn a narrows/line geoline leftToRight noCheckOut"]),
+    DirectionCase(name: "leftToRight filter ignores northbound", filter: .leftToRight,
+      fromNorth: -100, toNorth: 300, expected: []),
+    DirectionCase(name: "a movement that stays on one side crosses nothing", filter: .both,
+      fromNorth: 100, toNorth: 300, expected: []),
+  ])
+  func crossingsFollowTheDirectionFilter(_ c: DirectionCase) throws {
+    var evaluator = try ZoneEvaluator(zones: [eastWestLineZone(c.filter)])
+    #expect(run(&evaluator, [fix(0, north: c.fromNorth), fix(10, north: c.toNorth)]) == c.expected)
+  }
+
+  @Test func aGeolineCheckInIsStampedAtTheInterpolatedTimeAndCrossingPoint() throws {
+    var evaluator = try ZoneEvaluator(zones: [eastWestLineZone()])
+    var events: [ZoneEvent] = []
+    evaluator.process(fix(0, north: -100, east: -100), into: &events)
+    evaluator.process(fix(3, north: 200, east: 200, speed: 4, course: 45), into: &events)
+    let event = try #require(events.first)
+    #expect(events.count == 1)
+    #expect(event.time == t(1))
+    #expect(event.trigger == .geoline)
+    #expect(event.direction == .rightToLeft)
+    #expect(abs(event.latitude! - originLatitude) < 1e-12)
+    #expect(abs(event.longitude! - originLongitude) < 1e-9)
+    #expect(event.speed == 4)
+    #expect(event.course == 45)
+    #expect(event.willCheckOut == false)
+    #expect(event.checkInTime == nil)
+  }
+
+  @Test func aCrossingThroughAVertexCountsOnce() throws {
+    // A bent line with a vertex at the origin; the movement goes straight through it.
+    let zone = Zone(id: "z", geolines: [try geoline("bent", [(0, -1000), (0, 0), (500, 1000)])])
+    var evaluator = try ZoneEvaluator(zones: [zone])
+    let events = run(&evaluator, [
+      LocationFix(device: "a", time: t(0), latitude: originLatitude - 0.001,
+        longitude: originLongitude),
+      LocationFix(device: "a", time: t(10), latitude: originLatitude + 0.001,
+        longitude: originLongitude),
+    ])
+    #expect(events == ["5 checkIn a z/bent geoline rightToLeft noCheckOut"])
+  }
+
+  @Test func touchingTheLineFromTheLeftAndLeavingIsNoCrossing() throws {
+    var evaluator = try ZoneEvaluator(zones: [eastWestLineZone()])
+    let onLine = LocationFix(
+      device: "a", time: t(10), latitude: originLatitude, longitude: originLongitude)
+    var events: [ZoneEvent] = []
+    for f in [fix(0, north: 100), onLine, fix(20, north: 100)] { evaluator.process(f, into: &events) }
+    #expect(events.map(describe) == [])
+  }
+
+  @Test func arrivingOnTheLineFromTheRightCrossesAndGoingBackCrossesAgain() throws {
+    var evaluator = try ZoneEvaluator(zones: [eastWestLineZone()])
+    let onLine = LocationFix(
+      device: "a", time: t(10), latitude: originLatitude, longitude: originLongitude)
+    var events: [ZoneEvent] = []
+    for f in [fix(0, north: -100), onLine, fix(20, north: -100)] {
+      evaluator.process(f, into: &events)
+    }
+    #expect(events.map(describe) == [
+      "10 checkIn a narrows/line geoline rightToLeft noCheckOut",
+      "10 checkIn a narrows/line geoline leftToRight noCheckOut",
+    ])
+  }
+
+  @Test func everyCrossingOfOneMovementIsReportedInPathOrder() throws {
+    // An inverted V crossed twice by an eastbound movement, and a northbound line of another
+    // zone crossed between (its zone id sorts first: path order wins over zone id).
+    let vee = Zone(id: "z-vee", geolines: [try geoline("vee", [(0, -1000), (1000, 0), (0, 1000)])])
+    let post = Zone(id: "a-post", geolines: [try geoline("post", [(-1000, 0), (2000, 0)])])
+    var evaluator = try ZoneEvaluator(zones: [vee, post])
+    let events = run(&evaluator, [fix(0, north: 500, east: -2000), fix(40, north: 500, east: 2000)])
+    #expect(events == [
+      "15 checkIn a z-vee/vee geoline leftToRight noCheckOut",
+      "20 checkIn a a-post/post geoline leftToRight noCheckOut",
+      "25 checkIn a z-vee/vee geoline rightToLeft noCheckOut",
+    ])
+  }
+
+  @Test func crossingsAtTheSamePointAreOrderedByZoneID() throws {
+    let b = Zone(id: "b", geolines: [try geoline("b-line", [(0, -1000), (0, 1000)])])
+    let a = Zone(id: "a", geolines: [try geoline("a-line", [(0, -1000), (0, 1000)])])
+    var evaluator = try ZoneEvaluator(zones: [b, a])
+    #expect(run(&evaluator, [fix(0, north: -100), fix(10, north: 100)]) == [
+      "5 checkIn a a/a-line geoline rightToLeft noCheckOut",
+      "5 checkIn a b/b-line geoline rightToLeft noCheckOut",
+    ])
+  }
+
+  @Test func geolineCheckInsAreSubjectToMRTFromTheCheckInItself() throws {
+    var evaluator = try ZoneEvaluator(zones: [eastWestLineZone(rules: ZoneRules(minimumRetriggerTime: 60))])
+    #expect(run(&evaluator, [
+      fix(0, north: -100), fix(10, north: 100), fix(20, north: -100), fix(70, north: 100),
+      fix(80, north: -100),
+    ]) == [
+      "5 checkIn a narrows/line geoline rightToLeft noCheckOut",
+      // 15 and 45 fall inside the window 5..<65.
+      "75 checkIn a narrows/line geoline leftToRight noCheckOut",
+    ])
+  }
+
+  @Test func geolineCheckInsNeverCheckOutOrDwell() throws {
+    var evaluator = try ZoneEvaluator(zones: [eastWestLineZone(rules: ZoneRules(dwell: 5))])
+    #expect(run(&evaluator, [fix(0, north: -100), fix(10, north: 100), fix(100, north: 5000)]) == [
+      "5 checkIn a narrows/line geoline rightToLeft noCheckOut"
+    ])
+    #expect(advance(&evaluator, to: 1000) == [])
+  }
+
+  @Test func aCrossingDoesNotCheckInWhileTheDeviceIsCheckedInThroughAFence() throws {
+    let zone = Zone(
+      id: "z", fences: [try .circle(id: "f", center: at(), radius: 300)],
+      geolines: [try geoline("g", [(0, -1000), (0, 1000)])])
+    var evaluator = try ZoneEvaluator(zones: [zone])
+    #expect(run(&evaluator, [
+      fix(0, north: -100), fix(10, north: 100), fix(20, north: 1000), fix(30, north: -1000),
+    ]) == [
+      "0 checkIn a z/f",
+      "20 checkOut a z/f in=0 duration=20",
+      "25 checkIn a z/g geoline leftToRight noCheckOut",
+    ])
+  }
+
+  @Test func theFirstFixOfADeviceHasNoMovement() throws {
+    var evaluator = try ZoneEvaluator(zones: [eastWestLineZone()])
+    #expect(run(&evaluator, [fix(0, north: 100), fix(10, north: 100)]) == [])
+  }
+}
