@@ -1,0 +1,286 @@
+/// A static R-tree packed along the Hilbert curve, stored in flat arrays.
+///
+/// The leaves are an ``EntryList`` sorted by the Hilbert position of each box's centre; each
+/// internal node covers up to `nodeSize` consecutive nodes of the level below. Levels are stored
+/// one after another, the lowest internal level first and the root last, so a node is an index
+/// and no object is allocated per node. Removal only marks an entry ``EntryFlags/removed``.
+struct PackedTree: Sendable {
+  let nodeSize: Int
+  /// The leaves, in Hilbert order.
+  private(set) var entries: EntryList
+  /// Four numbers per internal node (west, south, east, north), lowest level first, root last.
+  private(set) var nodeBoxes: ContiguousArray<Double>
+  /// Per internal node, the index of its first child: an entry index for nodes of level 1, a node
+  /// index above.
+  private(set) var firstChild: ContiguousArray<Int32>
+  /// Per level, the end of its index range: `levelEnds[0]` is the entry count, `levelEnds[l]`
+  /// for `l >= 1` is an end in the internal node arrays. Empty when the tree is.
+  private(set) var levelEnds: ContiguousArray<Int>
+  /// `(id, slot)` pairs sorted by id then slot: the id (sign bit flipped) in the high 32 bits,
+  /// the entry index in the low 32 bits. Finds an item's entries in O(log *n*).
+  private(set) var idOrder: ContiguousArray<UInt64>
+  /// Entries marked removed.
+  private(set) var removedCount = 0
+
+  /// An empty tree.
+  init(nodeSize: Int) {
+    self.nodeSize = nodeSize
+    entries = EntryList()
+    nodeBoxes = []
+    firstChild = []
+    levelEnds = []
+    idOrder = []
+  }
+
+  /// Packs `input`: O(*n*) for the Hilbert keys and the radix sort, O(*n*) for the levels.
+  init(packing input: EntryList, nodeSize: Int) {
+    precondition(nodeSize >= 2 && nodeSize <= 1024, "Node size \(nodeSize) is not in 2...1024")
+    precondition(input.count < Int(Int32.max) / 2, "Too many entries: \(input.count)")
+    self.init(nodeSize: nodeSize)
+    let n = input.count
+    guard n > 0 else { return }
+
+    // Hilbert keys of the box centres, on a grid spanning the entries' extent.
+    var keys = ContiguousArray<UInt64>(repeating: 0, count: n)
+    input.boxes.withUnsafeBufferPointer { boxes in
+      var minX = Double.infinity
+      var minY = Double.infinity
+      var maxX = -Double.infinity
+      var maxY = -Double.infinity
+      for i in 0..<n {
+        let x = (boxes[4 * i] + boxes[4 * i + 2]) * 0.5
+        let y = (boxes[4 * i + 1] + boxes[4 * i + 3]) * 0.5
+        minX = min(minX, x)
+        minY = min(minY, y)
+        maxX = max(maxX, x)
+        maxY = max(maxY, y)
+      }
+      let top = Double(HilbertCurve.side - 1)
+      let scaleX = maxX > minX ? top / (maxX - minX) : 0
+      let scaleY = maxY > minY ? top / (maxY - minY) : 0
+      keys.withUnsafeMutableBufferPointer { keys in
+        for i in 0..<n {
+          let x = (boxes[4 * i] + boxes[4 * i + 2]) * 0.5
+          let y = (boxes[4 * i + 1] + boxes[4 * i + 3]) * 0.5
+          let h = HilbertCurve.index(
+            x: HilbertCurve.cell(x, low: minX, scale: scaleX),
+            y: HilbertCurve.cell(y, low: minY, scale: scaleY))
+          keys[i] = UInt64(h) << 32 | UInt64(i)
+        }
+      }
+    }
+    sortByHighWord(&keys)
+
+    // Leaves in curve order.
+    var sorted = EntryList()
+    sorted.boxes = ContiguousArray(repeating: 0, count: 4 * n)
+    sorted.ids = ContiguousArray(repeating: 0, count: n)
+    sorted.flags = ContiguousArray(repeating: [], count: n)
+    keys.withUnsafeBufferPointer { keys in
+      input.boxes.withUnsafeBufferPointer { source in
+        sorted.boxes.withUnsafeMutableBufferPointer { target in
+          for slot in 0..<n {
+            let from = 4 * Int(keys[slot] & 0xFFFF_FFFF)
+            target[4 * slot] = source[from]
+            target[4 * slot + 1] = source[from + 1]
+            target[4 * slot + 2] = source[from + 2]
+            target[4 * slot + 3] = source[from + 3]
+          }
+        }
+      }
+      for slot in 0..<n {
+        let from = Int(keys[slot] & 0xFFFF_FFFF)
+        sorted.ids[slot] = input.ids[from]
+        sorted.flags[slot] = input.flags[from]
+      }
+    }
+    entries = sorted
+
+    // Level sizes, then the internal levels bottom-up.
+    levelEnds = [n]
+    var levelCount = n
+    var nodeCount = 0
+    repeat {
+      levelCount = (levelCount + nodeSize - 1) / nodeSize
+      nodeCount += levelCount
+      levelEnds.append(nodeCount)
+    } while levelCount > 1
+    nodeBoxes = ContiguousArray(repeating: 0, count: 4 * nodeCount)
+    firstChild = ContiguousArray(repeating: 0, count: nodeCount)
+    nodeBoxes.withUnsafeMutableBufferPointer { nodes in
+      entries.boxes.withUnsafeBufferPointer { leaves in
+        var parent = 0
+        for level in 1..<levelEnds.count {
+          let children = level == 1 ? leaves : UnsafeBufferPointer(nodes)
+          var child = level == 1 ? 0 : (level == 2 ? 0 : levelEnds[level - 2])
+          let end = levelEnds[level - 1]
+          while child < end {
+            let groupEnd = min(child + nodeSize, end)
+            var west = Double.infinity
+            var south = Double.infinity
+            var east = -Double.infinity
+            var north = -Double.infinity
+            for c in child..<groupEnd {
+              west = min(west, children[4 * c])
+              south = min(south, children[4 * c + 1])
+              east = max(east, children[4 * c + 2])
+              north = max(north, children[4 * c + 3])
+            }
+            nodes[4 * parent] = west
+            nodes[4 * parent + 1] = south
+            nodes[4 * parent + 2] = east
+            nodes[4 * parent + 3] = north
+            firstChild[parent] = Int32(child)
+            parent += 1
+            child = groupEnd
+          }
+        }
+      }
+    }
+
+    // The id index.
+    var order = ContiguousArray<UInt64>(repeating: 0, count: n)
+    for slot in 0..<n {
+      order[slot] = Self.idKey(entries.ids[slot]) << 32 | UInt64(slot)
+    }
+    sortByHighWord(&order)
+    idOrder = order
+  }
+
+  /// The id's sort key: signed order as unsigned order.
+  @inline(__always)
+  static func idKey(_ id: Int32) -> UInt64 {
+    UInt64(UInt32(bitPattern: id) ^ 0x8000_0000)
+  }
+
+  var entryCount: Int { entries.count }
+  var height: Int { levelEnds.count }
+  /// Entries not marked removed.
+  var liveEntryCount: Int { entries.count - removedCount }
+
+  /// The entries holding `id`, removed ones included, in slot order: none, one, or two.
+  func slots(of id: Int32) -> (Int, Int?)? {
+    let key = Self.idKey(id) << 32
+    var low = 0
+    var high = idOrder.count
+    while low < high {
+      let mid = (low + high) / 2
+      if idOrder[mid] < key { low = mid + 1 } else { high = mid }
+    }
+    guard low < idOrder.count, idOrder[low] >> 32 == key >> 32 else { return nil }
+    let first = Int(idOrder[low] & 0xFFFF_FFFF)
+    if low + 1 < idOrder.count, idOrder[low + 1] >> 32 == key >> 32 {
+      return (first, Int(idOrder[low + 1] & 0xFFFF_FFFF))
+    }
+    return (first, nil)
+  }
+
+  /// Marks an entry removed; returns whether it was live.
+  mutating func markRemoved(_ slot: Int) -> Bool {
+    guard !entries.flags[slot].contains(.removed) else { return false }
+    entries.flags[slot].insert(.removed)
+    removedCount += 1
+    return true
+  }
+
+  /// The most groups a depth-first traversal keeps pending at once.
+  var stackCapacity: Int { nodeSize * max(height, 1) + 1 }
+
+  /// Calls `body` with the slot of every entry (removed ones included) whose box and whose
+  /// ancestors' boxes pass `accepts`.
+  ///
+  /// `accepts` receives a pointer to four numbers: west, south, east, north. Depth-first with an
+  /// explicit stack of pending child groups in temporary (stack) memory: no heap allocation.
+  @inline(__always)
+  func forEachEntry(
+    where accepts: (UnsafePointer<Double>) -> Bool, _ body: (Int) -> Void
+  ) {
+    guard !levelEnds.isEmpty else { return }
+    let nodeSize = self.nodeSize
+    entries.boxes.withUnsafeBufferPointer { leafBoxes in
+      nodeBoxes.withUnsafeBufferPointer { nodeBoxes in
+        firstChild.withUnsafeBufferPointer { firstChild in
+          levelEnds.withUnsafeBufferPointer { levelEnds in
+            guard let leaves = leafBoxes.baseAddress, let nodes = nodeBoxes.baseAddress else {
+              return
+            }
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: stackCapacity) { stack in
+              // A pending group is (index of its first node) << 6 | level.
+              stack[0] = (levelEnds[levelEnds.count - 1] - 1) << 6 | (levelEnds.count - 1)
+              var top = 1
+              while top > 0 {
+                top -= 1
+                let group = stack[top]
+                let level = group & 63
+                let start = group >> 6
+                let end = min(start + nodeSize, levelEnds[level])
+                if level == 0 {
+                  for slot in start..<end where accepts(leaves + 4 * slot) { body(slot) }
+                } else {
+                  for node in start..<end where accepts(nodes + 4 * node) {
+                    stack[top] = Int(firstChild[node]) << 6 | (level - 1)
+                    top += 1
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// Calls `visit` with the id of every live entry whose box holds (`x`, `y`), edges included.
+  ///
+  /// The hot path: ``forEachEntry(where:_:)`` specialised by hand for a point.
+  func forEachLiveID(containingX x: Double, y: Double, _ visit: (Int32) -> Void) {
+    guard !levelEnds.isEmpty else { return }
+    let nodeSize = self.nodeSize
+    entries.boxes.withUnsafeBufferPointer { leafBoxes in
+      entries.ids.withUnsafeBufferPointer { ids in
+        entries.flags.withUnsafeBufferPointer { flags in
+          nodeBoxes.withUnsafeBufferPointer { nodeBoxes in
+            firstChild.withUnsafeBufferPointer { firstChild in
+              levelEnds.withUnsafeBufferPointer { levelEnds in
+                guard let leaves = leafBoxes.baseAddress, let nodes = nodeBoxes.baseAddress else {
+                  return
+                }
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: stackCapacity) { stack in
+                  stack[0] = (levelEnds[levelEnds.count - 1] - 1) << 6 | (levelEnds.count - 1)
+                  var top = 1
+                  while top > 0 {
+                    top -= 1
+                    let group = stack[top]
+                    let level = group & 63
+                    let start = group >> 6
+                    let end = min(start + nodeSize, levelEnds[level])
+                    if level == 0 {
+                      var b = leaves + 4 * start
+                      for slot in start..<end {
+                        if x >= b[0] && y >= b[1] && x <= b[2] && y <= b[3]
+                          && !flags[slot].contains(.removed)
+                        {
+                          visit(ids[slot])
+                        }
+                        b += 4
+                      }
+                    } else {
+                      var b = nodes + 4 * start
+                      for node in start..<end {
+                        if x >= b[0] && y >= b[1] && x <= b[2] && y <= b[3] {
+                          stack[top] = Int(firstChild[node]) << 6 | (level - 1)
+                          top += 1
+                        }
+                        b += 4
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}

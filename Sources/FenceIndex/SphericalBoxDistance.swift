@@ -1,0 +1,121 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import FenceGeometry
+
+/// Great-circle distances from one position to planar latitude/longitude boxes, on a sphere of
+/// radius ``WGS84/minimumRadiusOfCurvature``.
+///
+/// The sphere's metric in geodetic latitude and longitude is nowhere longer than the ellipsoid's
+/// (its radius is the smallest radius of curvature), so the distance to a box on it is a lower
+/// bound of the true distance to anything inside the box: the bound the index prunes with.
+///
+/// The closest point of a box to a position outside its longitudes lies on the box's meridian
+/// edge nearest in longitude (for any latitude, the great-circle distance grows with the
+/// longitude difference), at the latitude closest to where that meridian's great circle comes
+/// nearest to the position, clamped to the box (the approach of geokdbush's `boxDist`, after
+/// Schubert, "Spatial indexing of geographic data"). Computed in haversine form, accurate at
+/// sub-metre distances, and valid at the poles and across the antimeridian.
+struct SphericalBoxDistance: Sendable {
+  static let radius = WGS84.minimumRadiusOfCurvature
+  private static let radiansPerDegree = Double.pi / 180
+
+  let latitude: Double
+  let longitude: Double
+  private let sinLatitude: Double
+  private let cosLatitude: Double
+
+  init(latitude: Double, longitude: Double) {
+    self.latitude = latitude
+    self.longitude = longitude
+    let phi = latitude * Self.radiansPerDegree
+    sinLatitude = sin(phi)
+    cosLatitude = cos(phi)
+  }
+
+  /// The haversine of the central angle to the box, in [0, 1]: `sin²(d / 2R)`.
+  ///
+  /// The box must be planar (`west <= east`), in degrees.
+  @inline(__always)
+  func haversine(west: Double, south: Double, east: Double, north: Double) -> Double {
+    let inside = longitude >= west && longitude <= east
+    let dLon = inside ? 0 : min(Self.wrappedGap(longitude - west), Self.wrappedGap(longitude - east))
+    if dLon == 0 {  // on the box's longitudes (180 and -180 are one meridian)
+      let dLat = max(0, south - latitude, latitude - north) * Self.radiansPerDegree
+      let s = sin(dLat * 0.5)
+      return s * s
+    }
+    let lambda = dLon * Self.radiansPerDegree
+    let halfSin = sin(lambda * 0.5)
+    let havLon = halfSin * halfSin
+    let cosLon = 1 - 2 * havLon
+    if cosLon > 0 {
+      // The meridian's great circle comes closest at atan2(sin φ, cos φ cos Δλ); along the
+      // meridian the distance falls to that latitude and rises after it.
+      let nearest = atan2(sinLatitude, cosLatitude * cosLon) / Self.radiansPerDegree
+      return haversine(toLatitude: min(max(nearest, south), north), havLon: havLon)
+    }
+    // Beyond a quarter turn the distance rises towards the middle of the edge: take a corner.
+    return min(
+      haversine(toLatitude: south, havLon: havLon), haversine(toLatitude: north, havLon: havLon))
+  }
+
+  /// `hav(φ − φ') + cos φ cos φ' hav(Δλ)`.
+  @inline(__always)
+  private func haversine(toLatitude other: Double, havLon: Double) -> Double {
+    let s = sin((latitude - other) * Self.radiansPerDegree * 0.5)
+    let h = s * s + cosLatitude * cos(other * Self.radiansPerDegree) * havLon
+    return min(max(h, 0), 1)
+  }
+
+  /// The distance in metres on the sphere for a haversine from ``haversine(west:south:east:north:)``.
+  @inline(__always)
+  static func metres(haversine h: Double) -> Double {
+    2 * radius * asin(min(h.squareRoot(), 1))
+  }
+
+  /// The largest haversine of a distance within `metres` (`-1` when nothing is, as for a
+  /// negative or NaN radius).
+  static func haversineLimit(metres: Double) -> Double {
+    guard metres >= 0 else { return -1 }
+    let angle = metres / (2 * radius)
+    if angle >= .pi / 2 { return 1 }
+    let s = sin(angle)
+    return s * s
+  }
+
+  /// The difference of two longitudes in degrees, as the shorter way round: in [0, 180].
+  @inline(__always)
+  static func wrappedGap(_ difference: Double) -> Double {
+    let d = abs(difference)
+    return d > 180 ? 360 - d : d
+  }
+
+  /// The distance in metres to a box that may cross the antimeridian.
+  func metres(to box: BoundingBox) -> Double {
+    let (first, second) = box.planarParts
+    var h = haversine(west: first.west, south: first.south, east: first.east, north: first.north)
+    if let second {
+      h = min(
+        h, haversine(west: second.west, south: second.south, east: second.east, north: second.north))
+    }
+    return Self.metres(haversine: h)
+  }
+}
+
+extension RTree {
+  /// A lower bound, in metres, of the distance from `position` to any point of `box`.
+  ///
+  /// The great-circle distance on a sphere of radius ``WGS84/minimumRadiusOfCurvature``, whose
+  /// metric in latitude and longitude is nowhere longer than the ellipsoid's: 0 when the box
+  /// holds the position. The box may cross the antimeridian; the poles need no special case.
+  /// Radius searches and ``nearest(to:count:within:exactDistance:into:scratch:)`` prune with it.
+  public static func lowerBoundDistance(from position: Position, to box: BoundingBox) -> Double {
+    SphericalBoxDistance(latitude: position.latitude, longitude: position.longitude)
+      .metres(to: box)
+  }
+}
