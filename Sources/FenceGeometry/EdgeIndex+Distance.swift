@@ -134,9 +134,17 @@ extension MultiPolygon {
   }
 
   /// Metres from a position to the nearest boundary edge of any part.
+  ///
+  /// Parts whose latitude range alone is farther than the best distance so far are skipped.
   public func distanceToBoundary(from p: Position) -> Double {
+    let metresPerDegree = WGS84.minimumRadiusOfCurvature * .pi / 180
     var best = Double.infinity
-    for polygon in polygons { best = min(best, polygon.distanceToBoundary(from: p)) }
+    for polygon in polygons {
+      let box = polygon.boundingBox
+      let gap = max(0, box.south - p.latitude, p.latitude - box.north) * metresPerDegree
+      if gap > best { continue }
+      best = min(best, polygon.distanceToBoundary(from: p))
+    }
     return best
   }
 }

@@ -40,7 +40,7 @@ import Testing
     let star = try starPolygon(
       count: vertexCount, longitude: 2.35, latitude: 48.85, radius: 0.05, jagged: false,
       generator: &generator)
-    let samples = vertexCount >= 100_000 ? 20 : 60
+    let samples = vertexCount >= 100_000 ? 12 : 60
     for k in 0..<samples {
       let spread = k % 3 == 0 ? 1.0 : 0.08
       let p = Position(

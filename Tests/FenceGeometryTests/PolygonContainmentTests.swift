@@ -140,7 +140,7 @@ struct PointCase: CustomTestStringConvertible, Sendable {
         count: vertexCount, longitude: -74, latitude: 40.7, radius: 0.5, jagged: jagged,
         generator: &generator)
       let box = star.boundingBox
-      let samples = vertexCount >= 100_000 ? 150 : 600
+      let samples = vertexCount >= 100_000 ? 100 : 600
       var insideCount = 0
       for k in 0..<samples {
         let lon: Double
