@@ -2,8 +2,10 @@ internal import CGEOS
 package import FenceGeometry
 
 extension GEOSGeometry {
-  /// The polygonal parts of the geometry as a ``MultiPolygon``: every Polygon, MultiPolygon part
-  /// and Polygon inside a collection, in GEOS order. Points and lines are left out.
+  /// The polygonal parts of the geometry as a multipolygon.
+  ///
+  /// Every Polygon, MultiPolygon part and Polygon inside a collection is kept, in GEOS order;
+  /// points and lines are left out.
   ///
   /// Longitudes above 180 (from a part shifted across the antimeridian) are brought back by
   /// -360.

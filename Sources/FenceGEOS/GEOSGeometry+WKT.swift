@@ -21,7 +21,8 @@ extension GEOSGeometry {
     let writer = try context.check("GEOSWKTWriter_create_r", GEOSWKTWriter_create_r(handle))
     defer { GEOSWKTWriter_destroy_r(handle, writer) }
     GEOSWKTWriter_setTrim_r(handle, writer, 1)
-    let text = try context.check("GEOSWKTWriter_write_r", GEOSWKTWriter_write_r(handle, writer, pointer))
+    let text = try context.check(
+      "GEOSWKTWriter_write_r", GEOSWKTWriter_write_r(handle, writer, pointer))
     defer { GEOSFree_r(handle, text) }
     return String(cString: text)
   }

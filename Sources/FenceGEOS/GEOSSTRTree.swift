@@ -32,7 +32,9 @@ public final class GEOSSTRTree {
     GEOSSTRtree_destroy_r(context.handle, tree)
   }
 
-  /// Adds a box under an id. Call before the first query.
+  /// Adds a box under an id.
+  ///
+  /// Call before the first query; inserting after it is a programming error (`precondition`).
   public func insert(_ box: BoundingBox, id: Int32) throws(GEOSError) {
     precondition(!isBuilt, "GEOSSTRTree.insert(id: \(id)) after a query: insert every box first")
     let (first, second) = box.planarParts

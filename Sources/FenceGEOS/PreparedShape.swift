@@ -76,8 +76,7 @@ public final class PreparedShape {
   /// the (longitude, latitude) plane, whether the position is inside or outside.
   ///
   /// Exactly 0 means GEOS finds the position on the boundary.
-  public func distanceToBoundary(latitude: Double, longitude: Double) throws(GEOSError) -> Double
-  {
+  public func distanceToBoundary(latitude: Double, longitude: Double) throws(GEOSError) -> Double {
     try planarDistance(preparedBoundary(), latitude: latitude, longitude: longitude)
   }
 

@@ -98,6 +98,18 @@ struct CoverCase: CustomTestStringConvertible, Sendable {
     #expect(try prepared.distanceToBoundary(latitude: 0, longitude: -179.75) == 0.75)
   }
 
+  @Test func longitudes180AndMinus180AreTheSameMeridian() throws {
+    let context = try GEOSContext()
+    // Like tz_world's Fiji and Anadyr: ends at 180 without crossing it.
+    let west = try PreparedShape(
+      shape("POLYGON ((179 -1, 180 -1, 180 1, 179 1, 179 -1))", context: context),
+      context: context)
+    #expect(try west.covers(latitude: 0, longitude: 180))
+    #expect(try west.covers(latitude: 0, longitude: -180))
+    #expect(try !west.covers(latitude: 2, longitude: -180))
+    #expect(try !west.covers(latitude: 0, longitude: -179.5))
+  }
+
   @Test func theShapeKeepsItsContextAlive() throws {
     var prepared: PreparedShape?
     do {
