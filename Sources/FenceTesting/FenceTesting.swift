@@ -1,1 +1,4 @@
-// Module FenceTesting: see Docs/Architecture.md.
+// `import FenceTesting` is all a zone-rule test needs: the engine's and the geometry's types
+// (Zone, ZoneRules, ZoneEvent, Coordinate, ...) come with it.
+@_exported import FenceEngine
+@_exported import FenceGeometry
