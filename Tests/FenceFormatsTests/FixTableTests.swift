@@ -32,6 +32,19 @@ import Testing
     #expect(merger.backwardStepCount == 0)
   }
 
+  @Test func presortedMergeCountsBackwardStepsAndPassesThemOn() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let a = try directory.write("a.csv", "device,time,lat,lon\na,5,1,1\na,3,1,1\n")
+    let b = try directory.write("b.gpx", #"<gpx><trk><trkseg><trkpt lat="1" lon="2"><time>1970-01-01T00:00:04Z</time></trkpt></trkseg></trk></gpx>"#)
+    try run("/bin/gzip", [b])
+    let merger = try PresortedTrackMerger(paths: [a, b + ".gz"])
+    var merged: [String] = []
+    while let fix = try merger.next() { merged.append("\(fix.device)@\(fix.time.secondsSinceEpoch)") }
+    #expect(merged == ["b@4.0", "a@5.0", "a@3.0"])
+    #expect(merger.backwardStepCount == 1)
+  }
+
   @Test func firstHourSortsToTheSameCountInTimeOrder() throws {
     let table = try readSorted(paths: [fixturePath("tracks/nyharbor-ais-2020-06-30-first-hour.csv")])
     #expect(table.count == 8_689)
