@@ -139,6 +139,26 @@ struct JSONTape: Sendable {
 
   // MARK: Building
 
+  /// Empties the tape, keeping its storage for the next document (NDJSON lines).
+  mutating func removeAll() {
+    kinds.removeAll(keepingCapacity: true)
+    payloads.removeAll(keepingCapacity: true)
+    counts.removeAll(keepingCapacity: true)
+    strings.removeAll(keepingCapacity: true)
+  }
+
+  /// Calls `body` with each (key, value index) member of an object, in document order,
+  /// without building an array.
+  @inline(__always)
+  func forEachMember(_ index: Int, _ body: (String, Int) throws -> Void) rethrows {
+    var child = index + 1
+    let stop = end(index)
+    while child < stop {
+      try body(strings[Int(payloads[child])], child + 1)
+      child = end(child + 1)
+    }
+  }
+
   fileprivate mutating func append(_ kind: Kind, _ payload: UInt64) {
     kinds.append(kind)
     payloads.append(payload)
@@ -164,6 +184,15 @@ extension JSONTape {
     var parser = JSONTapeParser(bytes: bytes)
     self = try parser.parseDocument()
   }
+
+  /// Replaces this tape's content with a parse of `bytes`, reusing its storage.
+  mutating func reparse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) {
+    var parser = JSONTapeParser(bytes: bytes)
+    swap(&parser.tape, &self)
+    parser.tape.removeAll()
+    defer { swap(&parser.tape, &self) }
+    _ = try parser.parseDocument(returningTape: false)
+  }
 }
 
 /// A recursive-descent JSON parser writing into a ``JSONTape``.
@@ -183,13 +212,13 @@ struct JSONTapeParser {
     self.bytes = bytes
   }
 
-  mutating func parseDocument() throws(JSONParseError) -> JSONTape {
+  mutating func parseDocument(returningTape: Bool = true) throws(JSONParseError) -> JSONTape {
     skipWhitespace()
     if position == bytes.count { throw error("expected a JSON value, found the end of the input") }
     try parseValue()
     skipWhitespace()
     if position < bytes.count { throw error("unexpected \(found()) after the JSON value") }
-    return tape
+    return returningTape ? tape : JSONTape()
   }
 
   // MARK: Errors

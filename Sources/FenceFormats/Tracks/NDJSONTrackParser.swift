@@ -9,6 +9,8 @@ import FenceEngine
 /// lines are skipped.
 final class NDJSONTrackParser: TrackParser {
   private let input: ByteInput
+  /// Reused from line to line, so steady-state parsing allocates only what the fix keeps.
+  private var tape = JSONTape()
 
   init(input: ByteInput) {
     self.input = input
@@ -25,7 +27,7 @@ final class NDJSONTrackParser: TrackParser {
       guard let line = optionalLine else { return nil }
       if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
       let lineNumber = input.recordLine
-      switch Self.fix(fromLine: UnsafeBufferPointer(line)) {
+      switch Self.fix(fromLine: UnsafeBufferPointer(line), tape: &tape) {
       case .success(let fix): return fix
       case .failure(let problem): try log.skip(line: lineNumber, problem.reason)
       }
@@ -33,10 +35,11 @@ final class NDJSONTrackParser: TrackParser {
   }
 
   /// The fix of one NDJSON line, or the reason it is not one.
-  static func fix(fromLine line: UnsafeBufferPointer<UInt8>) -> Result<LocationFix, RowProblem> {
-    let tape: JSONTape
+  static func fix(fromLine line: UnsafeBufferPointer<UInt8>, tape: inout JSONTape)
+    -> Result<LocationFix, RowProblem>
+  {
     do {
-      tape = try JSONTape(parsing: line)
+      try tape.reparse(line)
     } catch {
       return .failure(RowProblem("invalid JSON at column \(error.column): \(error.message)"))
     }
@@ -50,7 +53,10 @@ final class NDJSONTrackParser: TrackParser {
     var accuracy: Double?
     var speed: Double?
     var course: Double?
-    for (key, value) in tape.members(0) {
+    var problem: RowProblem?
+    tape.forEachMember(0) { key, value in
+      guard problem == nil else { return }
+      func fail(_ reason: String) { problem = RowProblem(reason) }
       switch key {
       case "device":
         if let s = tape.string(value) {
@@ -58,21 +64,21 @@ final class NDJSONTrackParser: TrackParser {
         } else if let x = tape.number(value) {
           device = JSONWriter.numberText(x)
         } else {
-          return .failure(RowProblem("\"device\": expected a string or a number, got \(tape.describe(value))"))
+          return fail("\"device\": expected a string or a number, got \(tape.describe(value))")
         }
       case "time":
         if let s = tape.string(value) {
           time = TimestampParser.parse(s)
           if time == nil {
-            return .failure(RowProblem("\"time\": expected an RFC 3339 time, got \(tape.describe(value))"))
+            return fail("\"time\": expected an RFC 3339 time, got \(tape.describe(value))")
           }
         } else if let x = tape.number(value) {
           time = TimestampParser.fromEpochNumber(x)
           if time == nil {
-            return .failure(RowProblem("\"time\": epoch number out of range: \(tape.describe(value))"))
+            return fail("\"time\": epoch number out of range: \(tape.describe(value))")
           }
         } else {
-          return .failure(RowProblem("\"time\": expected an RFC 3339 string or epoch seconds, got \(tape.describe(value))"))
+          return fail("\"time\": expected an RFC 3339 string or epoch seconds, got \(tape.describe(value))")
         }
       case "lat", "lon", "accuracy", "speed", "course":
         let number: Double?
@@ -81,7 +87,7 @@ final class NDJSONTrackParser: TrackParser {
         } else if tape.kind(value) == .null, key != "lat", key != "lon" {
           number = nil
         } else {
-          return .failure(RowProblem("\"\(key)\": expected a number, got \(tape.describe(value))"))
+          return fail("\"\(key)\": expected a number, got \(tape.describe(value))")
         }
         switch key {
         case "lat": latitude = number
@@ -91,9 +97,10 @@ final class NDJSONTrackParser: TrackParser {
         default: course = number
         }
       default:
-        continue
+        return
       }
     }
+    if let problem { return .failure(problem) }
     guard let device else { return .failure(RowProblem("missing \"device\"")) }
     guard let time else { return .failure(RowProblem("missing \"time\"")) }
     guard let latitude else { return .failure(RowProblem("missing \"lat\"")) }
