@@ -66,12 +66,12 @@ import Testing
     #expect(
       try FenceBenchProcess.run(
         ["generate", "fences", "--count", "400", "--shape", "mixed", "--radius", "30...300",
-         "--vertices", "9", "--line-vertices", "4", "--box", box, "--out", fences]
+         "--vertices", "9", "--line-vertices", "4", "--box=\(box)", "--out", fences]
       ).status == 0)
     #expect(
       try FenceBenchProcess.run(
         ["generate", "tracks", "--devices", "20", "--fixes", "200", "--step", "2", "--speed", "10",
-         "--jitter", "5", "--box", box, "--out", tracks]
+         "--jitter", "5", "--box=\(box)", "--out", tracks]
       ).status == 0)
     let result = try FenceBenchProcess.run(["run", "--zones", fences, tracks, "--presorted", "--json"])
     #expect(result.status == 0, "\(result.standardError)")

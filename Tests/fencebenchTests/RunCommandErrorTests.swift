@@ -66,12 +66,14 @@ import Testing
       message: "Error: --map must name an .html or .svg file, for example --map run.html."),
     ErrorCase(
       name: "an unknown backend", arguments: ["run", "--zones", zones, firstHour, "--backend", "fast"],
-      status: 2, message: "Error: The value 'fast' is invalid for '--backend <backend>'"),
+      status: 2,
+      message:
+        "Error: The value 'fast' is invalid for '--backend <backend>'. Please provide one of 'native' and 'geos'."),
     ErrorCase(
       name: "a polygon of two vertices", arguments: ["generate", "fences", "--vertices", "2"],
       status: 2, message: "Error: --vertices must be at least 3 for a polygon; try --vertices 8."),
     ErrorCase(
-      name: "a box the wrong way round", arguments: ["generate", "tracks", "--box", "-73,40,-74,41"],
+      name: "a box the wrong way round", arguments: ["generate", "tracks", "--box=-73,40,-74,41"],
       status: 2, message: "Error: The value '-73,40,-74,41' is invalid for '--box <box>'"),
   ])
   func failsWithTheExpectedMessageAndStatus(_ c: ErrorCase) throws {

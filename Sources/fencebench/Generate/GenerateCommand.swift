@@ -39,7 +39,7 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "Features per zone: 1 makes every feature its own zone.")
     var fencesPerZone: Int = 1
 
-    @Option(help: "The area to fill, as WEST,SOUTH,EAST,NORTH degrees (not across 180).")
+    @Option(help: "The area to fill, as WEST,SOUTH,EAST,NORTH degrees (not across 180; write --box=-74.3,... when WEST is negative).")
     var box: GeneratorBox = .newYork
 
     @Option(help: "The random seed.")
@@ -77,7 +77,7 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "How many devices.")
     var devices: Int = 10
 
-    @Option(help: "Fixes per device (or give --duration).")
+    @Option(help: "Fixes per device (or give --duration; 100 when neither is given).")
     var fixes: Int?
 
     @Option(help: "Seconds covered per device; fixes = duration / step + 1.")
@@ -95,7 +95,7 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "How devices move: walk (random walk) or waypoint (legs to random points).")
     var movement: TrackGenerator.Movement = .walk
 
-    @Option(help: "The area to move in, as WEST,SOUTH,EAST,NORTH degrees (not across 180).")
+    @Option(help: "The area to move in, as WEST,SOUTH,EAST,NORTH degrees (not across 180; write --box=-74.3,... when WEST is negative).")
     var box: GeneratorBox = .newYork
 
     @Option(help: "The time of the first fix (RFC 3339).")

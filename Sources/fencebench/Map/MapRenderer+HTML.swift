@@ -88,7 +88,7 @@ extension MapRenderer {
     try output.write("],\"events\":[")
     var counts: [ZoneEvent.Kind: Int] = [:]
     for event in events { counts[event.kind, default: 0] += 1 }
-    for (index, event) in events.prefix(eventBudget).enumerated() {
+    for (index, event) in drawnEvents.enumerated() {
       let x = event.longitude.map { p.x($0) } ?? -1
       let y = event.latitude.map { p.y($0) } ?? -1
       try output.write(
@@ -100,7 +100,7 @@ extension MapRenderer {
     var legend = "],\"legend\":{\"zones\":\(zones.count),\"fences\":\(fenceCount),"
     legend += "\"fencesDrawn\":\(fences.count),\"geolines\":\(geolineCount),"
     legend += "\"devices\":\(tracks.count),\"trackStride\":\(stride),"
-    legend += "\"events\":\(events.count),\"eventsDrawn\":\(min(events.count, eventBudget)),"
+    legend += "\"events\":\(events.count),\"eventsDrawn\":\(drawnEvents.count),"
     legend += "\"kinds\":{"
     legend += ZoneEvent.Kind.allCases.map {
       "\"\($0.rawValue)\":{\"count\":\(counts[$0, default: 0]),\"color\":\"\(Self.eventColor($0))\"}"

@@ -69,7 +69,7 @@ extension MapRenderer {
     try output.write("</g>\n<g id=\"events\" stroke=\"#fff\" stroke-width=\"1\">\n")
     var counts: [ZoneEvent.Kind: Int] = [:]
     for event in events { counts[event.kind, default: 0] += 1 }
-    for event in events.prefix(eventBudget) {
+    for event in drawnEvents {
       guard let lat = event.latitude, let lon = event.longitude else { continue }
       let x = p.x(lon), y = p.y(lat)
       let color = Self.eventColor(event.kind)

@@ -56,7 +56,7 @@ struct MapRenderer {
         for i in track.latitudes.indices { include(track.latitudes[i], track.longitudes[i]) }
       }
     }
-    for event in events.prefix(eventBudget) {
+    for event in drawnEvents {
       if let lat = event.latitude, let lon = event.longitude { include(lat, lon) }
     }
     return MapProjection(
@@ -79,6 +79,14 @@ struct MapRenderer {
       }
     }
     return result
+  }
+
+  /// The events to draw: all of them, or an even sample (every k-th) of at most
+  /// ``eventBudget``.
+  var drawnEvents: [ZoneEvent] {
+    guard events.count > eventBudget else { return events }
+    let stride = (events.count + eventBudget - 1) / max(eventBudget, 1)
+    return Swift.stride(from: 0, to: events.count, by: stride).map { events[$0] }
   }
 
   var fenceCount: Int { zones.reduce(0) { $0 + $1.fences.count } }

@@ -44,40 +44,42 @@ struct Replay {
     var options = TrackReadOptions()
     options.format = command.format
     options.strict = command.strict
-    let readers = try command.tracks.map { try TrackReader(path: $0, options: options) }
     let writer = try command.events.map { try EventWriter(path: $0) }
     var batch: [LocationFix] = []
     batch.reserveCapacity(Self.batchSize)
     var events: [ZoneEvent] = []
     var lastTime: Timestamp?
+    var issues: [TrackIssue] = []
 
     if command.presorted {
-      var merge = try PresortedMerge(readers: readers)
-      var done = 0
+      let merger = try PresortedTrackMerger(paths: command.tracks, options: options)
       while true {
         batch.removeAll(keepingCapacity: true)
-        while batch.count < Self.batchSize, let fix = try merge.next() { batch.append(fix) }
+        while batch.count < Self.batchSize, let fix = try merger.next() { batch.append(fix) }
         if batch.isEmpty { break }
         try evaluate(batch[...], with: &evaluator, events: &events, writer: writer)
-        if let last = batch.last?.time { lastTime = max(lastTime ?? last, last) }
-        done += batch.count
-        progress.update(done: done, total: nil)
+        lastTime = batch.reduce(lastTime) { max($0 ?? $1.time, $1.time) }
+        summary.fixesRead += batch.count
+        progress.update(done: summary.fixesRead, total: nil)
       }
+      summary.rowsSkipped = merger.skippedRowCount
+      issues = merger.issues
     } else {
       let readStart = MonotonicClock.nanoseconds()
-      var all: [LocationFix] = []
-      for reader in readers {
-        while let fix = try reader.next() { all.append(fix) }
-      }
-      all = Self.stableSortedByTime(all)
+      let table = try readSorted(paths: command.tracks, options: options)
       summary.readSeconds = MonotonicClock.seconds(since: readStart)
-      lastTime = all.last?.time
+      summary.fixesRead = table.count
+      summary.rowsSkipped = table.skippedRowCount
+      issues = table.issues
+      lastTime = table.last?.time
       var start = 0
-      while start < all.count {
-        let end = min(start + Self.batchSize, all.count)
-        try evaluate(all[start..<end], with: &evaluator, events: &events, writer: writer)
+      while start < table.count {
+        let end = min(start + Self.batchSize, table.count)
+        batch.removeAll(keepingCapacity: true)
+        for index in start..<end { batch.append(table[index]) }
+        try evaluate(batch[...], with: &evaluator, events: &events, writer: writer)
         start = end
-        progress.update(done: start, total: all.count)
+        progress.update(done: start, total: table.count)
       }
     }
     if let lastTime {
@@ -91,9 +93,7 @@ struct Replay {
     try writer?.close()
 
     // Counts.
-    summary.fixesRead = readers.reduce(0) { $0 + $1.fixCount }
-    summary.rowsSkipped = readers.reduce(0) { $0 + $1.skippedRowCount }
-    for issue in readers.flatMap(\.issues).prefix(20) {
+    for issue in issues.prefix(20) {
       printToStandardError("fencebench: warning: skipped \(issue)")
     }
     summary.fixesAccepted = evaluator.acceptedFixCount
@@ -168,14 +168,6 @@ struct Replay {
     try writer?.write(contentsOf: events)
   }
 
-  /// Fixes sorted by time; fixes with equal times keep their input order (file order, then row
-  /// order), as formats.md requires.
-  static func stableSortedByTime(_ fixes: [LocationFix]) -> [LocationFix] {
-    var keys = fixes.indices.map { (time: fixes[$0].time.microsecondsSinceEpoch, index: Int32($0)) }
-    keys.sort { $0.time != $1.time ? $0.time < $1.time : $0.index < $1.index }
-    return keys.map { fixes[Int($0.index)] }
-  }
-
   static func fileName(_ path: String) -> String {
     path.split(separator: "/").last.map(String.init) ?? path
   }
@@ -186,32 +178,5 @@ extension Coordinate {
   fileprivate static func isValidForMap(_ fix: LocationFix) -> Bool {
     isValid(latitude: fix.latitude, longitude: fix.longitude)
       && !(fix.latitude == 0 && fix.longitude == 0)
-  }
-}
-
-/// A merge of track readers whose files are each in time order: returns the earliest head
-/// fix each time, the lowest file index first on equal times (so the merge is stable).
-///
-/// A file that goes back in time is not an error here: its fixes are fed as they come and the
-/// engine rejects those that are out of order for their device.
-struct PresortedMerge {
-  private let readers: [TrackReader]
-  private var heads: [LocationFix?]
-
-  init(readers: [TrackReader]) throws {
-    self.readers = readers
-    heads = try readers.map { try $0.next() }
-  }
-
-  mutating func next() throws -> LocationFix? {
-    var best: Int?
-    for index in heads.indices {
-      guard let fix = heads[index] else { continue }
-      if let b = best, let current = heads[b], current.time <= fix.time { continue }
-      best = index
-    }
-    guard let best, let fix = heads[best] else { return nil }
-    heads[best] = try readers[best].next()
-    return fix
   }
 }

@@ -24,7 +24,7 @@ struct RunCommand: ParsableCommand {
   @Argument(help: ArgumentHelp("Track files: .csv, .gpx, .ndjson or .jsonl, optionally .gz.", valueName: "track"))
   var tracks: [String] = []
 
-  @Option(help: "Read every track file as this format instead of choosing by extension (csv, gpx, ndjson).")
+  @Option(help: "Read every track file as this format instead of choosing by extension.")
   var format: TrackFormat?
 
   @Flag(help: "Stop at the first track row that cannot be parsed instead of skipping it.")
@@ -93,7 +93,7 @@ struct RunCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Draw fences, tracks and events to an .html page or an .svg picture.", valueName: "file"))
   var map: String?
 
-  @Flag(inversion: .prefixedNo, help: "Time each fix for latency percentiles (adds two clock reads per fix).")
+  @Flag(inversion: .prefixedNo, help: "Time each fix for latency percentiles (adds one clock reading per fix).")
   var latency = true
 
   enum Backend: String, ExpressibleByArgument, CaseIterable {
