@@ -92,7 +92,10 @@ private struct FixBuilder {
     guard speed.isFinite, speed > 0 else { throw ScenarioError(fault: .invalidSpeed(speed)) }
     let (start, t0) = try cursor()
     let metres = WGS84.distance(start, destination)
-    guard metres > 0 else { return }
+    guard metres >= 0.001 else {
+      position = destination
+      return
+    }
     let duration = max(1, Int64((metres / speed * 1_000_000).rounded()))
     let offsets = try sampleOffsets(durationMicroseconds: duration, every: every)
     for offset in offsets.dropLast() {

@@ -71,7 +71,7 @@ public struct DeviceScript: Sendable {
   ///
   /// The trip takes the WGS84 distance divided by the speed. Fixes fall at the start time plus
   /// 1, 2, ... steps while that is before arrival, then at arrival (exactly at `destination`).
-  /// Moving to where the device already is emits nothing.
+  /// Moving less than a millimetre (to where the device already is) emits nothing.
   public func move(to destination: Coordinate, speed: Double, every step: Double? = nil)
     -> DeviceScript
   {

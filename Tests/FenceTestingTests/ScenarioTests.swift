@@ -1,4 +1,0 @@
-import FenceTesting
-import Testing
-
-@Suite struct ScenarioTests {}
