@@ -22,12 +22,16 @@ extension RTree {
       delta.forEachLiveID(containingX: longitude, y: latitude, visit)
     }
     if tail.count > 0 {
-      for slot in 0..<tail.count {
-        let b = 4 * slot
-        if longitude >= tail.boxes[b] && latitude >= tail.boxes[b + 1]
-          && longitude <= tail.boxes[b + 2] && latitude <= tail.boxes[b + 3]
-        {
-          visit(tail.ids[slot])
+      tail.boxes.withUnsafeBufferPointer { boxes in
+        tail.ids.withUnsafeBufferPointer { ids in
+          for slot in 0..<ids.count {
+            let b = 4 * slot
+            if longitude >= boxes[b] && latitude >= boxes[b + 1] && longitude <= boxes[b + 2]
+              && latitude <= boxes[b + 3]
+            {
+              visit(ids[slot])
+            }
+          }
         }
       }
     }

@@ -17,9 +17,10 @@ import FenceGeometry
 /// The closest point of a box to a position outside its longitudes lies on the box's meridian
 /// edge nearest in longitude (for any latitude, the great-circle distance grows with the
 /// longitude difference), at the latitude closest to where that meridian's great circle comes
-/// nearest to the position, clamped to the box (the approach of geokdbush's `boxDist`, after
-/// Schubert, "Spatial indexing of geographic data"). Computed in haversine form, accurate at
-/// sub-metre distances, and valid at the poles and across the antimeridian.
+/// nearest to the position, clamped to the box (Schubert, Zimek and Kriegel 2013, "Geodetic
+/// distance queries on R-trees for indexing geographic data"; geokdbush does the same).
+/// Computed in haversine form, accurate at sub-metre distances, and valid at the poles and
+/// across the antimeridian.
 struct SphericalBoxDistance: Sendable {
   static let radius = WGS84.minimumRadiusOfCurvature
   private static let radiansPerDegree = Double.pi / 180

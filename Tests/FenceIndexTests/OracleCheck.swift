@@ -17,12 +17,28 @@ struct OracleCheck: Sendable, CustomTestStringConvertible {
   var name: String
   var seed: UInt64
   var initialCount: Int
-  var nodeSize = RTree.defaultNodeSize
-  var tailCapacity = 128
-  var rebuildDivisor = 8
+  var nodeSize: Int
+  var tailCapacity: Int
+  var rebuildDivisor: Int
   var rounds: Int
   var changesPerRound: Int
   var queriesPerRound: Int
+
+  init(
+    name: String, seed: UInt64, initialCount: Int, nodeSize: Int = RTree.defaultNodeSize,
+    tailCapacity: Int = 128, rebuildDivisor: Int = 8, rounds: Int, changesPerRound: Int,
+    queriesPerRound: Int
+  ) {
+    self.name = name
+    self.seed = seed
+    self.initialCount = initialCount
+    self.nodeSize = nodeSize
+    self.tailCapacity = tailCapacity
+    self.rebuildDivisor = rebuildDivisor
+    self.rounds = rounds
+    self.changesPerRound = changesPerRound
+    self.queriesPerRound = queriesPerRound
+  }
 
   var testDescription: String { name }
 
