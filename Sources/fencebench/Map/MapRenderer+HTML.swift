@@ -321,5 +321,8 @@ extension MapRenderer {
     document.getElementById("fitAll").onclick = () => { fit([0, 0, data.width, data.height]); draw(); };
     window.addEventListener("resize", resize);
     legend(); fit(); resize();
+    // `page.html#event=N` opens with event N pinned (for links and for screenshot checks).
+    const pin = /^#event=(\d+)$/.exec(location.hash);
+    if (pin && +pin[1] < data.events.length) { pinned = +pin[1]; detail.textContent = pretty(data.events[pinned].json); draw(); }
     """#
 }
