@@ -49,13 +49,14 @@ extension RTree {
     guard let queries = QueryParts(box) else { return }
     for part in 0..<queries.count {
       let q = queries[part]
-      let accepts = { (b: UnsafePointer<Double>) -> Bool in
+      // A local function, not a closure value, so that its context stays on the stack.
+      func accepts(_ b: UnsafePointer<Double>) -> Bool {
         b[0] <= q.east && b[2] >= q.west && b[1] <= q.north && b[3] >= q.south
       }
-      main.forEachEntry(where: accepts) { slot in
+      main.forEachEntry(where: accepts(_:)) { slot in
         if reports(slot, in: .main, queryPart: part, of: queries) { visit(main.entries.ids[slot]) }
       }
-      delta.forEachEntry(where: accepts) { slot in
+      delta.forEachEntry(where: accepts(_:)) { slot in
         if reports(slot, in: .delta, queryPart: part, of: queries) {
           visit(delta.entries.ids[slot])
         }
@@ -84,11 +85,12 @@ extension RTree {
     let band = radius / SphericalBoxDistance.radius * 180 / .pi
     let low = position.latitude - band
     let high = position.latitude + band
-    let accepts = { (b: UnsafePointer<Double>) -> Bool in
+    // Local functions, not closure values, so that their contexts stay on the stack.
+    func accepts(_ b: UnsafePointer<Double>) -> Bool {
       b[3] >= low && b[1] <= high
         && probe.haversine(west: b[0], south: b[1], east: b[2], north: b[3]) <= limit
     }
-    let reports = { (entries: EntryList, slot: Int, layer: Layer) -> Bool in
+    func reports(_ entries: EntryList, _ slot: Int, _ layer: Layer) -> Bool {
       let flags = entries.flags[slot]
       if flags.isEmpty || flags == .firstPart { return true }
       if flags.contains(.removed) { return false }
@@ -100,10 +102,10 @@ extension RTree {
         north: entries.boxes[b + 3])
       return !(h <= limit)
     }
-    main.forEachEntry(where: accepts) { slot in
+    main.forEachEntry(where: accepts(_:)) { slot in
       if reports(main.entries, slot, .main) { visit(main.entries.ids[slot]) }
     }
-    delta.forEachEntry(where: accepts) { slot in
+    delta.forEachEntry(where: accepts(_:)) { slot in
       if reports(delta.entries, slot, .delta) { visit(delta.entries.ids[slot]) }
     }
     tail.boxes.withUnsafeBufferPointer { boxes in
