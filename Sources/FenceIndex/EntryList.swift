@@ -36,7 +36,8 @@ struct EntryList: Sendable {
   }
 
   /// Appends one planar entry.
-  mutating func append(west: Double, south: Double, east: Double, north: Double, id: Int32,
+  mutating func append(
+    west: Double, south: Double, east: Double, north: Double, id: Int32,
     flags entryFlags: EntryFlags
   ) {
     boxes.append(west)

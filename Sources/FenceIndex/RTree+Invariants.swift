@@ -86,7 +86,8 @@ extension RTree {
           first == expectedChild, "\(name): node \(node) starts at \(first), not \(expectedChild)")
         let end = min(first + tree.nodeSize, childEnd)
         let children = level == 1 ? tree.entries.boxes : tree.nodeBoxes
-        var union = PlanarBox(west: .infinity, south: .infinity, east: -.infinity, north: -.infinity)
+        var union = PlanarBox(
+          west: .infinity, south: .infinity, east: -.infinity, north: -.infinity)
         for c in first..<end {
           union.west = min(union.west, children[4 * c])
           union.south = min(union.south, children[4 * c + 1])
@@ -99,7 +100,8 @@ extension RTree {
         precondition(
           box.west == union.west && box.south == union.south && box.east == union.east
             && box.north == union.north,
-          "\(name): node \(node) at level \(level) has box \(box), its children's union is \(union)")
+          "\(name): node \(node) at level \(level) has box \(box), its children's union is \(union)"
+        )
         expectedChild = end
       }
       precondition(expectedChild == childEnd, "\(name): level \(level) misses children")
@@ -147,7 +149,8 @@ extension RTree {
       if crossing == .firstPart && !flags.contains(.removed) { liveItems += 1 }
     }
     precondition(
-      removed == tree.removedCount, "\(name): \(removed) removed entries, recorded \(tree.removedCount)")
+      removed == tree.removedCount,
+      "\(name): \(removed) removed entries, recorded \(tree.removedCount)")
     return liveItems
   }
 

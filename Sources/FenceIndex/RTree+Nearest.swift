@@ -81,8 +81,10 @@ extension RTree {
         h = min(h, other)
       }
       guard h <= limit else { return }
-      scratch.push(Candidate(key: bound(h), kind: .box, layer: layer, level: 0, index: Int32(slot),
-        id: entries.ids[slot]))
+      scratch.push(
+        Candidate(
+          key: bound(h), kind: .box, layer: layer, level: 0, index: Int32(slot),
+          id: entries.ids[slot]))
     }
     func pushNode(_ tree: PackedTree, _ layer: Layer, node: Int, level: Int) {
       let b = 4 * node
@@ -90,8 +92,10 @@ extension RTree {
         west: tree.nodeBoxes[b], south: tree.nodeBoxes[b + 1], east: tree.nodeBoxes[b + 2],
         north: tree.nodeBoxes[b + 3])
       guard h <= limit else { return }
-      scratch.push(Candidate(key: bound(h), kind: .node, layer: layer, level: UInt8(level),
-        index: Int32(node), id: 0))
+      scratch.push(
+        Candidate(
+          key: bound(h), kind: .node, layer: layer, level: UInt8(level),
+          index: Int32(node), id: 0))
     }
     func expand(_ tree: PackedTree, _ layer: Layer, node: Int, level: Int) {
       let start = Int(tree.firstChild[node])
@@ -114,13 +118,16 @@ extension RTree {
     while let candidate = scratch.pop() {
       switch candidate.kind {
       case .node:
-        expand(candidate.layer == .main ? main : delta, candidate.layer,
+        expand(
+          candidate.layer == .main ? main : delta, candidate.layer,
           node: Int(candidate.index), level: Int(candidate.level))
       case .box:
         let d = exactDistance(candidate.id)
         if d <= radius {
-          scratch.push(Candidate(key: d, kind: .measured, layer: candidate.layer, level: 0,
-            index: candidate.index, id: candidate.id))
+          scratch.push(
+            Candidate(
+              key: d, kind: .measured, layer: candidate.layer, level: 0,
+              index: candidate.index, id: candidate.id))
         }
       case .measured:
         results.append(Neighbor(id: candidate.id, distance: candidate.key))

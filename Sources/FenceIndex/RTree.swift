@@ -50,14 +50,16 @@ public struct RTree: Sendable {
   /// - Precondition: ids are unique; every box has finite edges, `-90 <= south <= north <= 90`
   ///   and both longitudes in `-180...180` (`west > east` means the box crosses the antimeridian).
   /// - Complexity: O(*n*): about 0.12 s for a million boxes in a release build.
-  public init(_ items: some Sequence<(id: Int32, box: BoundingBox)>,
+  public init(
+    _ items: some Sequence<(id: Int32, box: BoundingBox)>,
     nodeSize: Int = RTree.defaultNodeSize
   ) {
     self.init(items, nodeSize: nodeSize, tailCapacity: 128, rebuildDivisor: 8)
   }
 
   /// An index with explicit tuning of the dynamic part, for tests that exercise its rebuilds.
-  package init(_ items: some Sequence<(id: Int32, box: BoundingBox)>, nodeSize: Int,
+  package init(
+    _ items: some Sequence<(id: Int32, box: BoundingBox)>, nodeSize: Int,
     tailCapacity: Int, rebuildDivisor: Int
   ) {
     precondition(nodeSize >= 2 && nodeSize <= 1024, "Node size \(nodeSize) is not in 2...1024")

@@ -1,3 +1,5 @@
+import FenceGeometry
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import FenceGeometry
 
 /// Great-circle distances from one position to planar latitude/longitude boxes, on a sphere of
 /// radius ``WGS84/minimumRadiusOfCurvature``.
@@ -44,7 +45,8 @@ struct SphericalBoxDistance: Sendable {
   @inline(__always)
   func haversine(west: Double, south: Double, east: Double, north: Double) -> Double {
     let inside = longitude >= west && longitude <= east
-    let dLon = inside ? 0 : min(Self.wrappedGap(longitude - west), Self.wrappedGap(longitude - east))
+    let dLon =
+      inside ? 0 : min(Self.wrappedGap(longitude - west), Self.wrappedGap(longitude - east))
     if dLon == 0 {  // on the box's longitudes (180 and -180 are one meridian)
       let dLat = max(0, south - latitude, latitude - north) * Self.radiansPerDegree
       let s = sin(dLat * 0.5)
@@ -73,7 +75,8 @@ struct SphericalBoxDistance: Sendable {
     return min(max(h, 0), 1)
   }
 
-  /// The distance in metres on the sphere for a haversine from ``haversine(west:south:east:north:)``.
+  /// The distance in metres on the sphere for a haversine from
+  /// ``haversine(west:south:east:north:)``.
   @inline(__always)
   static func metres(haversine h: Double) -> Double {
     2 * radius * asin(min(h.squareRoot(), 1))
@@ -102,7 +105,8 @@ struct SphericalBoxDistance: Sendable {
     var h = haversine(west: first.west, south: first.south, east: first.east, north: first.north)
     if let second {
       h = min(
-        h, haversine(west: second.west, south: second.south, east: second.east, north: second.north))
+        h, haversine(west: second.west, south: second.south, east: second.east, north: second.north)
+      )
     }
     return Self.metres(haversine: h)
   }

@@ -1,6 +1,7 @@
-@testable import FenceIndex
 import FenceTestSupport
 import Testing
+
+@testable import FenceIndex
 
 @Suite struct HilbertCurveTests {
   @Test func theCurveStartsAtTheOriginAndEndsAtTheOtherBottomCorner() {

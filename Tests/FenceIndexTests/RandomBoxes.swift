@@ -1,6 +1,6 @@
 import FenceGeometry
-import Foundation
 import FenceTestSupport
+import Foundation
 
 /// Seeded boxes and queries that stress the index's edge cases: boxes crossing or touching the
 /// antimeridian, boxes at the poles, points, duplicates, and coordinates on a coarse grid so that
@@ -15,7 +15,8 @@ struct RandomBoxes {
   /// A latitude, on a half-degree grid one time in three.
   mutating func latitude(in range: ClosedRange<Double> = -90...90) -> Double {
     let value = random.double(in: range)
-    return random.int(below: 3) == 0 ? min(max((value * 2).rounded() / 2, range.lowerBound), range.upperBound) : value
+    return random.int(below: 3) == 0
+      ? min(max((value * 2).rounded() / 2, range.lowerBound), range.upperBound) : value
   }
 
   /// A longitude, on a half-degree grid one time in three, exactly ±180 now and then.
@@ -34,18 +35,21 @@ struct RandomBoxes {
     case 0:  // crossing the antimeridian
       let south = latitude()
       return BoundingBox(
-        south: south, west: random.double(in: 150...180), north: min(90, south + random.double(in: 0...20)),
+        south: south, west: random.double(in: 150...180),
+        north: min(90, south + random.double(in: 0...20)),
         east: random.double(in: -180 ... -150))
     case 1:  // ending at 180 or starting at -180
       let south = latitude()
       let north = min(90, south + random.double(in: 0...10))
       return random.int(below: 2) == 0
         ? BoundingBox(south: south, west: random.double(in: 160...180), north: north, east: 180)
-        : BoundingBox(south: south, west: -180, north: north, east: random.double(in: -180 ... -160))
+        : BoundingBox(
+          south: south, west: -180, north: north, east: random.double(in: -180 ... -160))
     case 2:  // at a pole
       let reach = random.double(in: 0...15)
       let west = longitude()
-      let east = random.int(below: 4) == 0 ? longitude() : min(180, west + random.double(in: 0...90))
+      let east =
+        random.int(below: 4) == 0 ? longitude() : min(180, west + random.double(in: 0...90))
       return random.int(below: 2) == 0
         ? BoundingBox(south: 90 - reach, west: west, north: 90, east: east)
         : BoundingBox(south: -90, west: west, north: -90 + reach, east: east)
@@ -62,10 +66,12 @@ struct RandomBoxes {
     default:  // small, on the grid one time in three
       let south = latitude()
       let west = longitude()
-      let size = random.int(below: 3) == 0 ? Double(random.int(below: 5)) / 2 : random.double(in: 0...3)
+      let size =
+        random.int(below: 3) == 0 ? Double(random.int(below: 5)) / 2 : random.double(in: 0...3)
       let east = west + size
       return BoundingBox(
-        south: south, west: west, north: min(90, south + size), east: east > 180 ? east - 360 : east)
+        south: south, west: west, north: min(90, south + size), east: east > 180 ? east - 360 : east
+      )
     }
   }
 

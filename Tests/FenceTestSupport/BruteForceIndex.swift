@@ -1,3 +1,5 @@
+import FenceGeometry
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import FenceGeometry
 
 /// A linear scan over boxes with the R-tree's query API: the oracle `RTree` is checked against.
 ///
@@ -195,7 +196,8 @@ public struct BruteForceIndex: Sendable {
   }
 
   private static func lonInside(_ lon: Double, _ box: BoundingBox) -> Bool {
-    box.west <= box.east ? (lon >= box.west && lon <= box.east) : (lon >= box.west || lon <= box.east)
+    box.west <= box.east
+      ? (lon >= box.west && lon <= box.east) : (lon >= box.west || lon <= box.east)
   }
 
   private static func gap(_ a: Double, _ b: Double) -> Double {
