@@ -135,7 +135,8 @@ private struct FixBuilder {
     }
     guard plan.fraction.isFinite, (0...1).contains(plan.fraction) else {
       throw ScenarioError(
-        fault: .invalidCrossing("the fraction along the segment must be in [0, 1], got \(plan.fraction)"))
+        fault: .invalidCrossing(
+          "the fraction along the segment must be in [0, 1], got \(plan.fraction)"))
     }
     guard plan.offset.isFinite, plan.offset > 0 else {
       throw ScenarioError(fault: .invalidDistance(plan.offset))
@@ -145,9 +146,11 @@ private struct FixBuilder {
     let onLine = Self.interpolate(a, b, plan.fraction)
     // The segment's direction in local metres (east, north); its left normal is (-north, east).
     let radians = Double.pi / 180
-    let east = Self.longitudeDifference(a, b) * radians
+    let east =
+      Self.longitudeDifference(a, b) * radians
       * WGS84.primeVerticalRadius(latitude: onLine.latitude) * cos(onLine.latitude * radians)
-    let north = (b.latitude - a.latitude) * radians
+    let north =
+      (b.latitude - a.latitude) * radians
       * WGS84.meridionalRadius(latitude: onLine.latitude)
     let length = (east * east + north * north).squareRoot()
     guard length > 0 else {
@@ -186,8 +189,9 @@ private struct FixBuilder {
     return Int64((duration * 1_000_000).rounded())
   }
 
-  /// Offsets (microseconds) of the fixes of a timed step: every step while before the end,
-  /// then the end itself. Empty for a zero duration.
+  /// Offsets in microseconds of the fixes of a timed step.
+  ///
+  /// One every step while before the end, then the end itself. Empty for a zero duration.
   func sampleOffsets(duration: Double, every: Double?) throws -> [Int64] {
     try sampleOffsets(durationMicroseconds: try microseconds(duration: duration), every: every)
   }

@@ -134,8 +134,9 @@ public struct DeviceScript: Sendable {
 
   // MARK: - Fixes the engine must reject
 
-  /// A fix exactly as given, which may be invalid (NaN, out of range, any accuracy). Its time
-  /// moves the cursor's time forward when later; the cursor's position does not change.
+  /// A fix exactly as given, which may be invalid (NaN, out of range, any accuracy).
+  ///
+  /// Its time moves the cursor's time forward when later; the cursor's position does not change.
   public func rawFix(
     latitude: Double, longitude: Double, _ time: ScenarioTime, accuracy: Double? = nil
   ) -> DeviceScript {
@@ -153,22 +154,26 @@ public struct DeviceScript: Sendable {
     appending(.raw(latitude: 0, longitude: 0, .after(seconds), accuracy: nil))
   }
 
-  /// A fix with `accuracy` metres, at `position` (default: where the device is), `seconds`
-  /// (default: the script's interval) after the cursor. The cursor's position does not change.
+  /// A fix with `accuracy` metres, `seconds` (default: the script's interval) after the cursor.
+  ///
+  /// The fix is at `position` (default: where the device is); the cursor's position does not
+  /// change.
   public func lowAccuracyFix(
     _ accuracy: Double, at position: Coordinate? = nil, after seconds: Double? = nil
   ) -> DeviceScript {
     appending(.lowAccuracy(accuracy, position, .after(seconds)))
   }
 
-  /// A fix at the same time as the script's last fix, at `position` (default: the last fix's).
-  /// The cursor does not change.
+  /// A fix at the same time as the script's last fix.
+  ///
+  /// The fix is at `position` (default: the last fix's); the cursor does not change.
   public func duplicateFix(at position: Coordinate? = nil) -> DeviceScript {
     appending(.repeated(earlierBy: 0, position))
   }
 
-  /// A fix `seconds` earlier than the script's last fix, at `position` (default: the last
-  /// fix's). The cursor does not change.
+  /// A fix `seconds` earlier than the script's last fix.
+  ///
+  /// The fix is at `position` (default: the last fix's); the cursor does not change.
   public func outOfOrderFix(by seconds: Double, at position: Coordinate? = nil) -> DeviceScript {
     appending(.repeated(earlierBy: seconds, position))
   }

@@ -34,13 +34,18 @@ public struct EventListDiff: Hashable, Sendable, CustomStringConvertible {
 
   public let lines: [Line]
 
-  public var missingCount: Int { lines.filter { if case .missing = $0 { true } else { false } }.count }
+  public var missingCount: Int {
+    lines.filter { if case .missing = $0 { true } else { false } }.count
+  }
   public var extraCount: Int { lines.filter { if case .extra = $0 { true } else { false } }.count }
-  public var changedCount: Int { lines.filter { if case .changed = $0 { true } else { false } }.count }
+  public var changedCount: Int {
+    lines.filter { if case .changed = $0 { true } else { false } }.count
+  }
 
   /// The diff as text: a summary line, then one line per event (two per changed event).
   public var description: String {
-    var text = "Events differ from the expected list: \(missingCount) missing (-), "
+    var text =
+      "Events differ from the expected list: \(missingCount) missing (-), "
       + "\(extraCount) extra (+), \(changedCount) changed (~ expected, > actual)."
     for line in lines {
       switch line {
@@ -71,7 +76,8 @@ public struct EventListDiff: Hashable, Sendable, CustomStringConvertible {
     var lengths = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
     for i in stride(from: n - 1, through: 0, by: -1) {
       for j in stride(from: m - 1, through: 0, by: -1) {
-        lengths[i][j] = matches(i, j)
+        lengths[i][j] =
+          matches(i, j)
           ? lengths[i + 1][j + 1] + 1 : max(lengths[i + 1][j], lengths[i][j + 1])
       }
     }
@@ -108,7 +114,9 @@ public struct EventListDiff: Hashable, Sendable, CustomStringConvertible {
     self.lines = lines
   }
 
-  /// The lines of one stretch between aligned events: expected events paired with an actual
+  /// The lines of one stretch between aligned events.
+  ///
+  /// Expected events paired with an actual
   /// event of the same kind and zone (and device, when expected) become changed lines; the
   /// rest are missing or extra. Lines are merged by time, expected side first on ties.
   private static func gapLines(
@@ -128,7 +136,10 @@ public struct EventListDiff: Hashable, Sendable, CustomStringConvertible {
         used.insert(j)
         let fields = e.mismatches(events[j], expectedTime: time)
         expectedSide.append(
-          (time, .changed(expected: text, actual: render.actual(events[j], like: e), fields: fields)))
+          (
+            time,
+            .changed(expected: text, actual: render.actual(events[j], like: e), fields: fields)
+          ))
       } else {
         expectedSide.append((times[i], .missing(text)))
       }

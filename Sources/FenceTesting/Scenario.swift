@@ -150,7 +150,8 @@ public struct Scenario: Sendable {
     }
     queues.append(order.map { scheduled[$0] })
     for script in scripts {
-      queues.append(try script.fixes(on: clock).map { TimelineItem(time: $0.time, entry: .fix($0)) })
+      queues.append(
+        try script.fixes(on: clock).map { TimelineItem(time: $0.time, entry: .fix($0)) })
     }
     // k-way merge: always take the earliest head; ties go to the queue added first.
     var heads = Array(repeating: 0, count: queues.count)

@@ -30,7 +30,8 @@ import Testing
   @Test func aMoveEmitsAFixEveryStepAlongTheStraightPathAndOneOnArrival() throws {
     let destination = depot.moved(north: 25, east: 10)
     let seconds = WGS84.distance(depot, destination) / 10  // 10 m/s
-    let steps = try timeline(DeviceScript("truck").start(at: depot, "10:00:00").move(to: destination, speed: 10))
+    let steps = try timeline(
+      DeviceScript("truck").start(at: depot, "10:00:00").move(to: destination, speed: 10))
     let arrival = (seconds * 1e6).rounded() / 1e6
     func lerp(_ t: Double) -> (Double, Double) {
       let f = t / arrival
@@ -45,7 +46,8 @@ import Testing
   }
 
   @Test func aMoveToWhereTheDeviceIsEmitsNothing() throws {
-    let steps = try timeline(DeviceScript("truck").start(at: depot, "10:00:00").move(to: depot, speed: 3))
+    let steps = try timeline(
+      DeviceScript("truck").start(at: depot, "10:00:00").move(to: depot, speed: 3))
     #expect(steps.map(\.0) == [0])
   }
 
@@ -64,7 +66,8 @@ import Testing
   }
 
   @Test func jitterIsSeededUniformWithinTheRadiusAndEndsTheCursorAtItsLastFix() throws {
-    let script = DeviceScript("phone").start(at: depot, "10:00:00").jitter(radius: 15, for: 60, seed: 42)
+    let script = DeviceScript("phone").start(at: depot, "10:00:00").jitter(
+      radius: 15, for: 60, seed: 42)
     let first = try script.fixes(on: testClock())
     let again = try script.fixes(on: testClock())
     let other = try DeviceScript("phone").start(at: depot, "10:00:00")
@@ -97,7 +100,11 @@ import Testing
     let eastward = fixes.map { ($0.longitude - 4.4) * 1e6 }
     #expect(eastward[0] < -250 && eastward[4] > 250)
     #expect(abs(eastward[2]) < 1e-6)  // on the line halfway through
-    #expect(abs(WGS84.distance(depot, Coordinate(uncheckedLatitude: fixes[4].latitude, longitude: fixes[4].longitude)) - 20) < 0.01)
+    #expect(
+      abs(
+        WGS84.distance(
+          depot, Coordinate(uncheckedLatitude: fixes[4].latitude, longitude: fixes[4].longitude))
+          - 20) < 0.01)
   }
 
   @Test func badFixesKeepTheCursorAndRepeatOrPrecedeTheLastFix() throws {
@@ -116,9 +123,11 @@ import Testing
     #expect(fixes[1].time == (try at("10:00:00")) && fixes[1].latitude == inside.latitude)
     #expect(fixes[2].time == (try at("09:59:30")) && fixes[2].latitude == inside.latitude)
     #expect(fixes[3].time == (try at("10:00:01")) && fixes[3].latitude.isNaN)
-    #expect(fixes[4].time == (try at("10:00:03")) && fixes[4].latitude == 0 && fixes[4].longitude == 0)
+    #expect(
+      fixes[4].time == (try at("10:00:03")) && fixes[4].latitude == 0 && fixes[4].longitude == 0)
     #expect(fixes[5].time == (try at("10:00:04")) && fixes[5].accuracy == 500)
-    #expect(fixes[6].time == (try at("10:00:10")) && fixes[6].latitude == 91 && fixes[6].accuracy == 3)
+    #expect(
+      fixes[6].time == (try at("10:00:10")) && fixes[6].latitude == 91 && fixes[6].accuracy == 3)
     // The device itself never left the depot.
     #expect(fixes[7].time == (try at("10:00:11")) && fixes[7].latitude == 51.9)
   }
@@ -128,18 +137,21 @@ import Testing
     #expect(throws: ScenarioError(device: "truck", step: 0, fault: .noStartingPoint)) {
       try noStart.fixes(on: testClock())
     }
-    let stopped = DeviceScript("truck").start(at: depot, "10:00:00").move(to: depot.moved(north: 5), speed: 0)
+    let stopped = DeviceScript("truck").start(at: depot, "10:00:00").move(
+      to: depot.moved(north: 5), speed: 0)
     #expect(throws: ScenarioError(device: "truck", step: 1, fault: .invalidSpeed(0))) {
       try stopped.fixes(on: testClock())
     }
     #expect(
       ScenarioError(device: "truck", step: 1, fault: .invalidSpeed(0)).description
-        == "device \"truck\", step 2: speed must be a finite number of metres per second above 0, got 0.0")
+        == "device \"truck\", step 2: speed must be a finite number of metres per second above 0, got 0.0"
+    )
   }
 
   @Test func scriptsAreMergedByTimeKeepingEachScriptsOrderAndChangesFirstOnTies() throws {
     var scenario = Scenario(day: testDay)
-    scenario.add(DeviceScript("a", every: 10).start(at: depot, "10:00:00").stay(for: 20).outOfOrderFix(by: 15))
+    scenario.add(
+      DeviceScript("a", every: 10).start(at: depot, "10:00:00").stay(for: 20).outOfOrderFix(by: 15))
     scenario.add(DeviceScript("b", every: 10).start(at: depot, "10:00:05").stay(for: 20))
     scenario.add(DeviceScript("c").start(at: depot, "10:00:10"))
     let feed = try scenario.feed().map { "\($0.device)@\(try testClock().label($0.time))" }

@@ -65,7 +65,8 @@ import Testing
   @Test func aDueDwellWaitsForAPendingExitAndFiresWhenTheDeviceIsBackInside() throws {
     var scenario = Scenario(day: testDay)
     scenario.add(
-      try .circle("depot", center: depot, radius: 100, rules: .init(dwell: 300, exitConfirmations: 2)))
+      try .circle(
+        "depot", center: depot, radius: 100, rules: .init(dwell: 300, exitConfirmations: 2)))
     scenario.add(
       DeviceScript("truck")
         .start(at: depot, "10:00:00")
@@ -84,7 +85,8 @@ import Testing
   @Test func aDueDwellIsDroppedWhenThePendingExitIsConfirmedBeforeItsDeadline() throws {
     var scenario = Scenario(day: testDay)
     scenario.add(
-      try .circle("depot", center: depot, radius: 100, rules: .init(dwell: 300, exitConfirmations: 2)))
+      try .circle(
+        "depot", center: depot, radius: 100, rules: .init(dwell: 300, exitConfirmations: 2)))
     scenario.add(
       DeviceScript("truck")
         .start(at: depot, "10:00:00")

@@ -38,7 +38,8 @@ import Testing
       .dwell("depot", at: "10:05:00"),
       .checkOut("depot", at: "10:07:00", duration: 420),
     ]
-    let diff = try #require(EventListDiff(expected: expected, actual: actual, clock: try testClock()))
+    let diff = try #require(
+      EventListDiff(expected: expected, actual: actual, clock: try testClock()))
     #expect(diff.missingCount == 1 && diff.extraCount == 1 && diff.changedCount == 1)
     #expect(
       diff.description == """

@@ -1,7 +1,9 @@
 import FenceTesting
 import Testing
 
-/// The spec's GEOLINE rules. Lines are laid out in metres around the depot; a line running north
+/// The spec's GEOLINE rules.
+///
+/// Lines are laid out in metres around the depot; a line running north
 /// has the west on its left.
 @Suite struct GeolineRuleTests {
   let west = depot.moved(east: -50)

@@ -21,7 +21,8 @@ import Testing
   @Test func withInitialTriggerOffADeviceFirstSeenInsideIsInsideSilently() throws {
     var scenario = Scenario(day: testDay)
     scenario.add(
-      try .circle("depot", center: depot, radius: 100, rules: .init(dwell: 60, initialTrigger: false)))
+      try .circle(
+        "depot", center: depot, radius: 100, rules: .init(dwell: 60, initialTrigger: false)))
     scenario.add(
       DeviceScript("truck", every: 60)
         .start(at: depot, "10:00:00")  // inside silently: no check-in, no dwell
@@ -38,7 +39,9 @@ import Testing
   @Test func theFirstFixAfterAZoneIsAddedThatFindsTheDeviceInsideChecksIn() throws {
     var scenario = Scenario(day: testDay)
     scenario.at("10:01:30", .add(try .circle("depot", center: depot, radius: 100)))
-    scenario.at("10:01:30", .add(try .circle("yard", center: away, radius: 100, rules: .init(initialTrigger: false))))
+    scenario.at(
+      "10:01:30",
+      .add(try .circle("yard", center: away, radius: 100, rules: .init(initialTrigger: false))))
     scenario.add(DeviceScript("truck", every: 60).start(at: depot, "10:00:00").stay(for: 180))
     scenario.add(DeviceScript("van", every: 60).start(at: away, "10:00:00").stay(for: 180))
 

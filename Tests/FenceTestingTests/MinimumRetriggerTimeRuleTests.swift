@@ -9,7 +9,8 @@ import Testing
   @Test func withCheckOutTheWindowOpensAtTheCheckOut() throws {
     var scenario = Scenario(day: testDay)
     scenario.add(
-      try .circle("depot", center: depot, radius: 100, rules: .init(minimumRetriggerTime: 600, dwell: 30)))
+      try .circle(
+        "depot", center: depot, radius: 100, rules: .init(minimumRetriggerTime: 600, dwell: 30)))
     scenario.add(
       DeviceScript("truck")
         .start(at: depot, "10:00:00")  // check-in
@@ -32,7 +33,8 @@ import Testing
     var scenario = Scenario(day: testDay)
     scenario.add(
       try .circle(
-        "depot", center: depot, radius: 100, rules: .init(minimumRetriggerTime: 600, checkOut: false)))
+        "depot", center: depot, radius: 100,
+        rules: .init(minimumRetriggerTime: 600, checkOut: false)))
     scenario.add(
       DeviceScript("truck")
         .start(at: depot, "10:00:00")  // check-in: the window runs to 10:10:00

@@ -2,6 +2,7 @@ import FenceTesting
 import Testing
 
 /// The spec's rejections: bad fixes change nothing, cause no event, and are counted by reason.
+///
 /// Every bad fix here is placed inside the depot while the device is outside it, so a bad fix
 /// the engine wrongly accepted would check it in.
 @Suite struct RejectionRuleTests {

@@ -26,7 +26,9 @@ import Testing
     #expect(clock.label(try clock.timestamp("24:00:00")) == "2026-01-06T00:00:00Z")
   }
 
-  @Test(arguments: ["10", "10:0", "10:00:60", "10:60", "1o:00", "10:00:00.1234567", "2026-01-05T10:00:00"])
+  @Test(arguments: [
+    "10", "10:0", "10:00:60", "10:60", "1o:00", "10:00:00.1234567", "2026-01-05T10:00:00",
+  ])
   func aTimeThatDoesNotParseIsAnErrorThatQuotesIt(_ text: String) throws {
     let clock = try ScenarioClock(day: "2026-01-05")
     #expect(throws: ScenarioError(fault: .invalidTime(text))) { try clock.timestamp(.text(text)) }

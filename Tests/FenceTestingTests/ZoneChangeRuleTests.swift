@@ -11,7 +11,9 @@ import Testing
     scenario.add(try .circle("depot", center: depot, radius: 100))
     scenario.at(
       "10:05:00",
-      .add(try .circle("depot", center: depot.moved(north: 20), radius: 150, customData: ["v": .number(2)])))
+      .add(
+        try .circle(
+          "depot", center: depot.moved(north: 20), radius: 150, customData: ["v": .number(2)])))
     scenario.add(
       DeviceScript("truck", every: 60)
         .start(at: depot, "10:00:00")
@@ -29,7 +31,8 @@ import Testing
   @Test func aZoneReplacedWithADwellWhileADeviceIsInsideDwellsFromTheCheckIn() throws {
     var scenario = Scenario(day: testDay)
     scenario.add(try .circle("depot", center: depot, radius: 100))
-    scenario.at("10:02:00", .add(try .circle("depot", center: depot, radius: 100, rules: .init(dwell: 300))))
+    scenario.at(
+      "10:02:00", .add(try .circle("depot", center: depot, radius: 100, rules: .init(dwell: 300))))
     scenario.add(DeviceScript("truck", every: 60).start(at: depot, "10:00:00").stay(for: 600))
 
     try scenario.run().expectEvents([
