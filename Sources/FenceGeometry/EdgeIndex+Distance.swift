@@ -7,107 +7,127 @@
 #endif
 
 extension EdgeIndex {
-  /// Metres from a position to the nearest indexed edge (infinity when there are none).
+  /// Metres from a position to the nearest indexed edge (infinity when there are none), or a
+  /// value of at least `limit` when no edge is nearer than `limit`.
   ///
-  /// Visits stripes outward from the position's latitude and stops when the latitude gap to the
-  /// next stripe alone (times the smallest meridional radius, a true lower bound of any
-  /// distance across it) exceeds the best distance found. Within a stripe, an edge is measured
-  /// exactly (``SegmentDistance``) only when its latitude gap and its local-plane distance do
-  /// not already rule it out; the plane filter allows twice the plane's scale error over the
-  /// edge's latitude reach (and at least 0.2 %), and is off above 70 degrees of latitude. Each
-  /// edge is visited once.
+  /// Depth-first branch and bound over the ``ChunkTree``: the children of a node are visited
+  /// nearest first by their ``BoxDistanceBound`` (a true lower bound in metres), and a node whose
+  /// bound exceeds the best distance so far is skipped. In a chunk, each edge's local-plane
+  /// distance first tightens an upper bound of the answer (plane distance times (1 + slack));
+  /// then an edge is measured exactly (``SegmentDistance``) only when its plane distance times
+  /// (1 − slack) does not already rule it out. The slack is twice the plane's scale error over
+  /// the edge's height, plus the mid-latitude plane's second-order error over the edge's reach
+  /// (see `Docs/Algorithms.md`); the plane filter is off above 70 degrees of latitude.
   ///
-  /// - Complexity: about O(*k*) for the *k* edges in the stripes within the answer's latitude
-  ///   range; O(*n*) in the worst case. Allocates nothing.
-  func distance(from p: Position) -> Double {
-    guard !edges.isEmpty else { return .infinity }
+  /// - Complexity: about O(log *n* + *k*) for the *k* edges whose chunk boxes come within the
+  ///   answer's distance; O(*n*) in the worst case. Allocates nothing.
+  func distance(from p: Position, below limit: Double = .infinity) -> Double {
+    let levels = tree.levelCount
+    guard levels > 0 else { return .infinity }
     let plane = LocalPlane(p)
     let usePlaneFilter = abs(p.latitude) < 70
     let degrees = Double.pi / 180
-    let tangent = usePlaneFilter ? abs(tan(p.latitude * degrees)) : 0
-    let metresPerDegree = WGS84.minimumRadiusOfCurvature * degrees
+    let tangent = usePlaneFilter ? abs(plane.sinLatitude / plane.cosLatitude) : 0
+    let secant2 = usePlaneFilter ? 1 / (plane.cosLatitude * plane.cosLatitude) : 0
+    let x = p.longitude
     let y = p.latitude
-    let home = stripe(y)
+    let bound = BoxDistanceBound(p)
+    let edgeCount = self.edgeCount
+    let chunkSize = ChunkTree.chunkSize
+    let fanOut = ChunkTree.fanOut
+
+    /// The relative error allowed for the mid-latitude plane distance of an edge.
+    @inline(__always)
+    func slack(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Double {
+      // The mid-latitude plane errs by about ρ²/(8 cos²φ) relative at an angular reach ρ
+      // (measured on the sphere); allow ρ²/(2 cos²φ). Its east scale is that of the edge's
+      // middle, off by up to a quarter of the edge's height times tan φ at its ends; allow
+      // half. The radii M and N change by less than 1 % per radian of latitude.
+      let latitudeReach = max(abs(ay - y), abs(by - y)) * degrees
+      let longitudeReach =
+        max(abs(LocalPlane.wrapped(ax - x)), abs(LocalPlane.wrapped(bx - x))) * degrees
+      let reach = max(latitudeReach, longitudeReach * plane.cosLatitude)
+      let height = abs(by - ay) * degrees
+      return min(
+        0.5,
+        0.5 * reach * reach * secant2 + 0.5 * height * (tangent + 0.1)
+          + 0.01 * latitudeReach + 1e-6)
+    }
 
     return edges.withUnsafeBufferPointer { e in
-      stripeEdges.withUnsafeBufferPointer { list in
-        stripeOffsets.withUnsafeBufferPointer { offsets in
-          /// Calls `body` with each edge of stripe `s` that is filed there first (the stripe of
-          /// the edge nearest to the home stripe), and the latitude gap to it in metres.
-          func forEachEdge(
-            inStripe s: Int, _ body: (Double, Double, Double, Double, Double) -> Void
-          ) {
-            for k in Int(offsets[s])..<Int(offsets[s + 1]) {
-              let i = 4 * Int(list[k])
-              let ay = e[i + 1]
-              let by = e[i + 3]
-              let low = min(ay, by)
-              let high = max(ay, by)
-              if stripeCount > 1 && s != min(max(home, stripe(low)), stripe(high)) { continue }
-              body(e[i], ay, e[i + 2], by, max(0, low - y, y - high) * metresPerDegree)
-            }
-          }
-          /// Visits stripes outward from the home stripe while the latitude gap to the next one
-          /// may hold something closer than `bound()`.
-          func outward(bound: () -> Double, _ visit: (Int) -> Void) {
-            visit(home)
-            var down = home - 1
-            var up = home + 1
-            while down >= 0 || up < stripeCount {
-              let gapDown =
-                down >= 0 ? max(0, y - (minY + Double(down + 1) / stripeScale)) : .infinity
-              let gapUp =
-                up < stripeCount ? max(0, (minY + Double(up) / stripeScale) - y) : .infinity
-              // Stripe bounds are recomputed in floating point: allow a nanodegree of slack.
-              if (min(gapDown, gapUp) - 1e-9) * metresPerDegree > bound() { return }
-              if gapDown <= gapUp {
-                visit(down)
-                down -= 1
-              } else {
-                visit(up)
-                up += 1
+      tree.nodes.withUnsafeBufferPointer { nodes in
+        tree.levelStarts.withUnsafeBufferPointer { starts in
+          withUnsafeTemporaryAllocation(
+            of: PendingNode.self, capacity: (fanOut - 1) * ChunkTree.maximumLevels + 1
+          ) { stack in
+            // `best` is the smallest of the limit, the exact distances found and the plane's
+            // upper bounds; `found` the smallest exact distance.
+            var best = limit
+            var found = Double.infinity
+            stack[0] = PendingNode(node: Int32(starts[levels - 1]), level: Int32(levels - 1), bound: 0)
+            var depth = 1
+            while depth > 0 {
+              depth -= 1
+              let pending = stack[depth]
+              if pending.bound > best { continue }
+              let level = Int(pending.level)
+              let index = Int(pending.node) - starts[level]
+              if level == 0 {
+                let first = index * chunkSize
+                let end = min(edgeCount, first + chunkSize)
+                if usePlaneFilter {
+                  for k in first..<end {
+                    let i = 4 * k
+                    let (ax, ay, bx, by) = (e[i], e[i + 1], e[i + 2], e[i + 3])
+                    let planar = plane.midLatitudeDistanceSquared(ax: ax, ay: ay, bx: bx, by: by).squareRoot()
+                    best = min(best, planar * (1 + slack(ax, ay, bx, by)) + 0.01)
+                  }
+                }
+                for k in first..<end {
+                  let i = 4 * k
+                  let (ax, ay, bx, by) = (e[i], e[i + 1], e[i + 2], e[i + 3])
+                  if usePlaneFilter {
+                    let planar = plane.midLatitudeDistanceSquared(ax: ax, ay: ay, bx: bx, by: by).squareRoot()
+                    if planar * (1 - slack(ax, ay, bx, by)) > best { continue }
+                  }
+                  let d = SegmentDistance.metres(
+                    from: p, ax: ax, ay: ay, bx: bx, by: by, plane: plane)
+                  found = min(found, d)
+                  best = min(best, d)
+                }
+                continue
+              }
+              // Push the children farthest first, so that the nearest is searched first.
+              let childLevel = level - 1
+              let childStart = starts[childLevel]
+              let firstChild = childStart + index * fanOut
+              let endChild = min(starts[level], firstChild + fanOut)
+              let base = depth
+              for child in firstChild..<endChild {
+                let childBound = bound.metres(node: child, of: nodes)
+                if childBound > best { continue }
+                var j = depth
+                while j > base && stack[j - 1].bound < childBound {
+                  stack[j] = stack[j - 1]
+                  j -= 1
+                }
+                stack[j] = PendingNode(node: Int32(child), level: Int32(childLevel), bound: childBound)
+                depth += 1
               }
             }
+            return found
           }
-          /// The relative error allowed for the plane distance of an edge.
-          func slack(_ ay: Double, _ by: Double) -> Double {
-            // The plane's east scale is right at the position's latitude and off by about
-            // Δφ·tan φ at a latitude Δφ away; allow twice that, plus 0.2 %.
-            let reach = max(abs(ay - y), abs(by - y)) * degrees
-            return min(0.5, 2 * reach * (tangent + 0.1) + 0.002)
-          }
-
-          // Pass 1 (plane only, cheap): an upper bound of the answer.
-          var bound = Double.infinity
-          if usePlaneFilter {
-            outward(bound: { bound }) { s in
-              forEachEdge(inStripe: s) { ax, ay, bx, by, gap in
-                if gap > bound { return }
-                let planar = plane.distanceSquared(ax: ax, ay: ay, bx: bx, by: by).squareRoot()
-                bound = min(bound, planar * (1 + slack(ay, by)) + 0.01)
-              }
-            }
-          }
-          // Pass 2: exact distances of the edges the plane cannot rule out.
-          var best = bound
-          var found = Double.infinity
-          outward(bound: { best }) { s in
-            forEachEdge(inStripe: s) { ax, ay, bx, by, gap in
-              if gap > best { return }
-              if usePlaneFilter {
-                let planar = plane.distanceSquared(ax: ax, ay: ay, bx: bx, by: by).squareRoot()
-                if planar * (1 - slack(ay, by)) > best { return }
-              }
-              let d = SegmentDistance.metres(from: p, ax: ax, ay: ay, bx: bx, by: by, plane: plane)
-              found = min(found, d)
-              best = min(best, d)
-            }
-          }
-          return found
         }
       }
     }
   }
+}
+
+/// A node of the ``ChunkTree`` waiting on the search stack, with its distance lower bound.
+struct PendingNode {
+  var node: Int32
+  var level: Int32
+  var bound: Double
 }
 
 extension Polygon {
@@ -135,15 +155,29 @@ extension MultiPolygon {
 
   /// Metres from a position to the nearest boundary edge of any part.
   ///
-  /// Parts whose latitude range alone is farther than the best distance so far are skipped.
+  /// The part whose box is nearest (by ``BoxDistanceBound``) is searched first; every other
+  /// part is searched only when its box may hold something nearer, and then with the best
+  /// distance so far as its limit.
   public func distanceToBoundary(from p: Position) -> Double {
-    let metresPerDegree = WGS84.minimumRadiusOfCurvature * .pi / 180
-    var best = Double.infinity
-    for polygon in polygons {
-      let box = polygon.boundingBox
-      let gap = max(0, box.south - p.latitude, p.latitude - box.north) * metresPerDegree
-      if gap > best { continue }
-      best = min(best, polygon.distanceToBoundary(from: p))
+    if polygons.count == 1 { return polygons[0].index.distance(from: p) }
+    let bound = BoxDistanceBound(p)
+    func lowerBound(_ index: EdgeIndex) -> Double {
+      guard let end = index.tree.levelStarts.last, end > 0 else { return .infinity }
+      return index.tree.nodes.withUnsafeBufferPointer { bound.metres(node: end - 1, of: $0) }
+    }
+    var nearest = 0
+    var nearestBound = Double.infinity
+    for (k, polygon) in polygons.enumerated() {
+      let b = lowerBound(polygon.index)
+      if b < nearestBound {
+        nearestBound = b
+        nearest = k
+      }
+    }
+    var best = polygons[nearest].index.distance(from: p)
+    for (k, polygon) in polygons.enumerated() where k != nearest {
+      if lowerBound(polygon.index) > best { continue }
+      best = min(best, polygon.index.distance(from: p, below: best))
     }
     return best
   }

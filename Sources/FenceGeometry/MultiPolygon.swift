@@ -1,26 +1,51 @@
 /// One or more polygons that together form one fence's area.
 ///
-/// A position is inside when any part covers it (boundaries included).
+/// A position is inside when any part covers it (boundaries included). The edges of all parts
+/// are filed in one stripe index at construction (O(*n*) for *n* vertices), so containment costs
+/// the same for one part or hundreds; parts whose bounding boxes overlap are kept apart in it
+/// (see `StripeIndex`), so overlapping parts still answer "covered by some part".
 public struct MultiPolygon: Hashable, Sendable {
   public let polygons: [Polygon]
   @usableFromInline
   let _boundingBox: BoundingBox
+  /// The edges of every part in one stripe index; nil when the parts are tested one by one
+  /// (parts in different antimeridian frames, or more than 64 colours needed).
+  let stripes: StripeIndex?
 
   /// - Throws: ``GeometryError/Fault/empty`` when there are no polygons.
   public init(_ polygons: [Polygon], name: String = "multipolygon") throws {
     guard !polygons.isEmpty else { throw GeometryError(shape: name, fault: .empty) }
     self.polygons = polygons
     self._boundingBox = BoundingBox.union(polygons.map(\.boundingBox))
+    self.stripes = MultiPolygon.combinedStripes(polygons)
   }
 
   /// A multipolygon of one polygon.
   public init(_ polygon: Polygon) {
     self.polygons = [polygon]
     self._boundingBox = polygon.boundingBox
+    self.stripes = polygon.stripes
   }
 
   /// The number of vertices over all parts and rings.
   public var vertexCount: Int { polygons.reduce(0) { $0 + $1.vertexCount } }
+
+  public static func == (lhs: MultiPolygon, rhs: MultiPolygon) -> Bool {
+    lhs.polygons == rhs.polygons
+  }
+  public func hash(into hasher: inout Hasher) { hasher.combine(polygons) }
+
+  /// One stripe index over the edges of all parts, coloured so that parts with overlapping
+  /// boxes keep separate parities; nil when the parts do not share one longitude frame or need
+  /// more than 64 colours.
+  private static func combinedStripes(_ polygons: [Polygon]) -> StripeIndex? {
+    if polygons.count == 1 { return polygons[0].stripes }
+    let parts = polygons.map(\.index)
+    guard parts.allSatisfy({ $0.isUnwrapped == parts[0].isUnwrapped }) else { return nil }
+    let boxes = parts.map { ($0.minX, $0.minY, $0.maxX, $0.maxY) }
+    guard let colours = StripeIndex.colouring(of: boxes) else { return nil }
+    return StripeIndex(parts: parts, colours: colours)
+  }
 }
 
 extension BoundingBox {

@@ -21,11 +21,7 @@ extension Polygon {
 
   @usableFromInline
   func covers(latitude: Double, longitude: Double) -> Bool {
-    if index.isUnwrapped {
-      return index.covers(x: longitude < 0 ? longitude + 360 : longitude, y: latitude)
-    }
-    if index.covers(x: longitude, y: latitude) { return true }
-    return abs(longitude) == 180 && index.covers(x: -longitude, y: latitude)
+    stripes.covers(latitude: latitude, longitude: longitude)
   }
 
   /// The plain crossing-number test over every edge, O(*n*) per call, without the index: the
@@ -58,48 +54,16 @@ extension Polygon {
   }
 }
 
-extension EdgeIndex {
-  /// Whether the edges, read as closed rings under the even-odd rule, cover a frame point
-  /// (edges included).
-  ///
-  /// Counts the edges crossed by a ray towards +x among the edges of the point's stripe (the
-  /// classic crossing-number test, half-open in y so that a vertex on the ray counts once); an
-  /// edge the point lies on (exact orientation 0 inside the edge's box) answers at once.
-  func covers(x: Double, y: Double) -> Bool {
-    guard y >= minY, y <= maxY, x >= minX, x <= maxX else { return false }
-    let s = stripe(y)
-    return edges.withUnsafeBufferPointer { e in
-      stripeEdges.withUnsafeBufferPointer { list in
-        var inside = false
-        for k in Int(stripeOffsets[s])..<Int(stripeOffsets[s + 1]) {
-          let i = 4 * Int(list[k])
-          let ax = e[i]
-          let ay = e[i + 1]
-          let bx = e[i + 2]
-          let by = e[i + 3]
-          if (ay > y && by > y) || (ay < y && by < y) { continue }
-          if x > ax && x > bx { continue }
-          let crosses = (ay > y) != (by > y)
-          if x < ax && x < bx {
-            if crosses { inside.toggle() }
-            continue
-          }
-          let o = Orientation.determinant(ax: ax, ay: ay, bx: bx, by: by, cx: x, cy: y)
-          if o == 0 { return true }  // collinear and inside the edge's box: on the edge
-          // Upward edge: its crossing is right of the point when the point is on its left.
-          if crosses && (by > ay) == (o > 0) { inside.toggle() }
-        }
-        return inside
-      }
-    }
-  }
-}
-
 extension MultiPolygon {
   /// Whether any part covers the position (boundaries included).
   ///
-  /// - Complexity: a box test per part, then the indexed test of ``Polygon``.
+  /// The edges of every part are filed in one ``StripeIndex`` (parts with overlapping boxes under
+  /// different colours), so the cost does not grow with the number of parts.
+  ///
+  /// - Complexity: O(1) outside the bounding box; otherwise O(*k*) for the *k* edges filed in
+  ///   the position's latitude stripe. Allocates nothing.
   public func contains(latitude: Double, longitude: Double) -> Bool {
+    if let stripes { return stripes.covers(latitude: latitude, longitude: longitude) }
     for polygon in polygons where polygon.contains(latitude: latitude, longitude: longitude) {
       return true
     }

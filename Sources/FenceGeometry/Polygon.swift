@@ -11,15 +11,18 @@
 /// (self-intersection, holes outside the shell) is validated by GEOS in `FenceGEOS`. Containment
 /// assumes a valid polygon: it is the even-odd rule over the edges of all rings.
 ///
-/// An edge index (horizontal stripes, see `EdgeIndex`) is built in the initializer, in
-/// O(*n*) time and memory for *n* vertices; copies of the value share it.
+/// Two indexes are built in the initializer, in O(*n*) time and memory for *n* vertices: the
+/// edges in ring order with a tree of chunk boxes for distances (`EdgeIndex`), and horizontal
+/// stripes for containment (`StripeIndex`). Copies of the value share them.
 public struct Polygon: Hashable, Sendable {
   /// The exterior ring followed by the holes, each closed, as given.
   public let rings: [[Coordinate]]
   /// A box that holds the whole polygon (`west > east` when it crosses the antimeridian).
   public let boundingBox: BoundingBox
-  /// The edges of all rings, indexed by latitude.
+  /// The edges of all rings in ring order, with boxes of edge chunks.
   let index: EdgeIndex
+  /// The edges of all rings filed by latitude stripe, for containment.
+  let stripes: StripeIndex
 
   /// Validates the rings' structure and builds the polygon and its edge index.
   ///
@@ -44,7 +47,9 @@ public struct Polygon: Hashable, Sendable {
       }
     }
     self.rings = rings
-    self.index = EdgeIndex(chains: rings)
+    let index = EdgeIndex(chains: rings)
+    self.index = index
+    self.stripes = StripeIndex(parts: [index], colours: [0])
     self.boundingBox = index.boundingBox
   }
 

@@ -92,13 +92,20 @@ struct LocalPlane {
   /// Metres per degree of longitude and latitude at the position.
   let metresPerDegreeX: Double
   let metresPerDegreeY: Double
+  /// Sine and cosine of the position's latitude.
+  let sinLatitude: Double
+  let cosLatitude: Double
+  /// Metres per degree along the parallel, divided by the cosine of latitude (N per degree).
+  let primeVerticalPerDegree: Double
 
   init(_ p: Position) {
     latitude = p.latitude
     longitude = p.longitude
     let degrees = Double.pi / 180
-    metresPerDegreeX =
-      WGS84.primeVerticalRadius(latitude: p.latitude) * cos(p.latitude * degrees) * degrees
+    sinLatitude = sin(p.latitude * degrees)
+    cosLatitude = cos(p.latitude * degrees)
+    primeVerticalPerDegree = WGS84.primeVerticalRadius(latitude: p.latitude) * degrees
+    metresPerDegreeX = primeVerticalPerDegree * cosLatitude
     metresPerDegreeY = WGS84.meridionalRadius(latitude: p.latitude) * degrees
   }
 
@@ -129,6 +136,26 @@ struct LocalPlane {
   /// The squared plane distance from the origin to the segment, in square metres.
   @inline(__always)
   func distanceSquared(ax: Double, ay: Double, bx: Double, by: Double) -> Double {
+    distanceSquared(ax: ax, ay: ay, bx: bx, by: by, metresPerDegreeX: metresPerDegreeX)
+  }
+
+  /// The squared distance from the origin to the segment in the plane whose east scale is that
+  /// of the latitude midway between the origin and the segment's middle (the "mid-latitude"
+  /// approximation, whose relative error is of second order in the distance), in square metres.
+  @inline(__always)
+  func midLatitudeDistanceSquared(ax: Double, ay: Double, bx: Double, by: Double) -> Double {
+    // cos(φ + δ) from the origin's sine and cosine (Taylor to third order in δ).
+    let delta = ((ay + by) * 0.5 - latitude) * (0.5 * .pi / 180)
+    let delta2 = delta * delta
+    let cosMid = cosLatitude * (1 - 0.5 * delta2) - sinLatitude * delta * (1 - delta2 / 6)
+    return distanceSquared(
+      ax: ax, ay: ay, bx: bx, by: by, metresPerDegreeX: primeVerticalPerDegree * cosMid)
+  }
+
+  @inline(__always)
+  func distanceSquared(
+    ax: Double, ay: Double, bx: Double, by: Double, metresPerDegreeX: Double
+  ) -> Double {
     let px = LocalPlane.wrapped(ax - longitude) * metresPerDegreeX
     let py = (ay - latitude) * metresPerDegreeY
     let dx = (bx - ax) * metresPerDegreeX

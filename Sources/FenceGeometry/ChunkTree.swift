@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Boxes over chunks of consecutive edges, and over groups of consecutive boxes, level by level
+/// up to one root: a small static tree in flat arrays for nearest-edge searches.
+///
+/// Consecutive edges of a ring or polyline are neighbours on the ground, so chunks of
+/// ``chunkSize`` of them have small boxes without any sorting (the "natural" index of
+/// tidwall/tg, written for this project). Level 0 holds one box per chunk (chunk `k` is edges
+/// `k * chunkSize ..< (k + 1) * chunkSize`); node `k` of level `L + 1` covers nodes
+/// `k * fanOut ..< (k + 1) * fanOut` of level `L`. Each node stores `minX, minY, maxX, maxY` in
+/// the frame's degrees, then the smallest cosine of latitude over its box and the meridional
+/// radius at its latitude nearest the equator, which ``BoxDistanceBound`` needs.
+struct ChunkTree: Sendable {
+  /// Edges per leaf chunk.
+  static let chunkSize = 8
+  /// Children per inner node.
+  static let fanOut = 8
+  /// Values stored per node.
+  static let stride = 6
+  /// The most levels a tree may have (8⁹ chunks of 8 edges, far beyond any real outline): the
+  /// search's fixed-size stack holds `fanOut - 1` pending nodes per level.
+  static let maximumLevels = 9
+
+  /// `minX, minY, maxX, maxY, cosMin, radius` per node, level 0 (the chunks) first, the root last.
+  let nodes: ContiguousArray<Double>
+  /// The first node of each level, then the total node count: level `L` is nodes
+  /// `levelStarts[L] ..< levelStarts[L + 1]`. Empty when there are no edges.
+  let levelStarts: ContiguousArray<Int>
+
+  /// Builds the tree over flat `x0, y0, x1, y1` edges, in O(*n*).
+  init(edges: ContiguousArray<Double>) {
+    let edgeCount = edges.count / 4
+    var nodes = ContiguousArray<Double>()
+    var levelStarts = ContiguousArray<Int>()
+    guard edgeCount > 0 else {
+      self.nodes = nodes
+      self.levelStarts = levelStarts
+      return
+    }
+    let chunkCount = (edgeCount + Self.chunkSize - 1) / Self.chunkSize
+    nodes.reserveCapacity(Self.stride * (chunkCount + chunkCount / (Self.fanOut - 1) + 2))
+    func append(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double) {
+      let polar = max(abs(minY), abs(maxY))
+      let equatorial = minY > 0 ? minY : (maxY < 0 ? -maxY : 0)
+      nodes.append(minX)
+      nodes.append(minY)
+      nodes.append(maxX)
+      nodes.append(maxY)
+      nodes.append(max(0, cos(polar * .pi / 180)))
+      nodes.append(WGS84.meridionalRadius(latitude: equatorial))
+    }
+    levelStarts.append(0)
+    for chunk in 0..<chunkCount {
+      var minX = Double.infinity
+      var minY = Double.infinity
+      var maxX = -Double.infinity
+      var maxY = -Double.infinity
+      for e in (chunk * Self.chunkSize)..<min(edgeCount, (chunk + 1) * Self.chunkSize) {
+        minX = min(minX, edges[4 * e], edges[4 * e + 2])
+        maxX = max(maxX, edges[4 * e], edges[4 * e + 2])
+        minY = min(minY, edges[4 * e + 1], edges[4 * e + 3])
+        maxY = max(maxY, edges[4 * e + 1], edges[4 * e + 3])
+      }
+      append(minX, minY, maxX, maxY)
+    }
+    var levelStart = 0
+    var levelCount = chunkCount
+    while levelCount > 1 {
+      levelStarts.append(levelStart + levelCount)
+      let parents = (levelCount + Self.fanOut - 1) / Self.fanOut
+      for parent in 0..<parents {
+        var minX = Double.infinity
+        var minY = Double.infinity
+        var maxX = -Double.infinity
+        var maxY = -Double.infinity
+        for child in (parent * Self.fanOut)..<min(levelCount, (parent + 1) * Self.fanOut) {
+          let n = Self.stride * (levelStart + child)
+          minX = min(minX, nodes[n])
+          minY = min(minY, nodes[n + 1])
+          maxX = max(maxX, nodes[n + 2])
+          maxY = max(maxY, nodes[n + 3])
+        }
+        append(minX, minY, maxX, maxY)
+      }
+      levelStart += levelCount
+      levelCount = parents
+    }
+    levelStarts.append(levelStart + levelCount)
+    precondition(levelStarts.count - 1 <= Self.maximumLevels, "chunk tree too deep")
+    self.nodes = nodes
+    self.levelStarts = levelStarts
+  }
+
+  /// The number of levels (0 without edges); the root is the one node of the last level.
+  var levelCount: Int { max(0, levelStarts.count - 1) }
+}

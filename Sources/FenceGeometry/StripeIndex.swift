@@ -1,0 +1,204 @@
+/// The edges of one polygon, or of every part of a multipolygon, bucketed into horizontal
+/// stripes for the point-in-polygon test: a query reads only the edges filed in its stripe.
+///
+/// Stripe `s` holds copies of the edges whose latitude range overlaps it, stored one after the
+/// other (`x0, y0, x1, y1` per entry) in `entries[4 * offsets[s] ..< 4 * offsets[s + 1]]`, so a
+/// query reads one contiguous run of memory with no indirection. This is the "y-stripes" idea of
+/// tidwall/tg, written for this project.
+///
+/// Every entry carries a *colour* (0 to 63): the crossing parity is kept per colour, and a
+/// point is covered when any colour's parity is odd. One polygon, or the parts of a valid
+/// multipolygon, need a single colour; parts whose bounding boxes overlap get different colours
+/// (see ``colouring(of:)``), so that parts which overlap (an invalid multipolygon that was
+/// accepted part by part) still answer "covered by some part" exactly.
+final class StripeIndex: Sendable {
+  /// Whether the edges are in the unwrapped frame (see ``EdgeIndex/isUnwrapped``).
+  let isUnwrapped: Bool
+  /// The frame's extent of all edges.
+  let minX: Double
+  let maxX: Double
+  let minY: Double
+  let maxY: Double
+  /// Number of stripes, at least 1.
+  let stripeCount: Int
+  /// Stripes per degree of latitude (0 when there is a single stripe).
+  let stripeScale: Double
+  /// `stripeCount + 1` offsets into the entries (in entries, not doubles).
+  let offsets: ContiguousArray<Int32>
+  /// `x0, y0, x1, y1` per entry, stripe after stripe.
+  let entries: ContiguousArray<Double>
+  /// The colour of each entry (a bit number of the parity word).
+  let colours: ContiguousArray<UInt8>
+
+  /// Shapes with fewer edges than this are scanned whole: a stripe would not pay for itself.
+  static let smallEdgeCount = 32
+
+  /// Files the edges of `parts`, which must share one frame (all unwrapped or none), each
+  /// part's edges under the colour at the same position of `colours` (below 64).
+  init(parts: [EdgeIndex], colours partColours: [UInt8]) {
+    precondition(!parts.isEmpty && parts.count == partColours.count, "stripe index parts")
+    precondition(partColours.allSatisfy { $0 < 64 }, "stripe colours are bits of a UInt64")
+    let unwrapped = parts[0].isUnwrapped
+    precondition(parts.allSatisfy { $0.isUnwrapped == unwrapped }, "parts in one frame")
+    isUnwrapped = unwrapped
+    var minX = Double.infinity
+    var maxX = -Double.infinity
+    var minY = Double.infinity
+    var maxY = -Double.infinity
+    var edgeCount = 0
+    var heightSum = 0.0
+    for part in parts {
+      minX = min(minX, part.minX)
+      maxX = max(maxX, part.maxX)
+      minY = min(minY, part.minY)
+      maxY = max(maxY, part.maxY)
+      edgeCount += part.edgeCount
+      part.edges.withUnsafeBufferPointer { e in
+        for i in stride(from: 0, to: e.count, by: 4) { heightSum += abs(e[i + 3] - e[i + 1]) }
+      }
+    }
+    self.minX = minX
+    self.maxX = maxX
+    self.minY = minY
+    self.maxY = maxY
+
+    let height = maxY - minY
+    // A horizontal line crosses about heightSum / height edges whatever the stripe count, and a
+    // stripe holds those plus edgeCount / stripes edges that end inside it: aim for two stripes
+    // per edge, but cap the entries at about four per edge for jagged outlines, where every
+    // stripe is crossed by many tall edges.
+    var stripes = 1
+    if edgeCount >= StripeIndex.smallEdgeCount, height > 0 {
+      let byMemory = heightSum > 0 ? 3 * Double(edgeCount) * height / heightSum : 1
+      stripes = Int(max(1, min(2 * Double(edgeCount), byMemory, Double(1 << 22))))
+    }
+    stripeCount = stripes
+    let scale = stripes > 1 ? Double(stripes) / height : 0
+    stripeScale = scale
+
+    func stripeRange(_ y0: Double, _ y1: Double) -> ClosedRange<Int> {
+      StripeIndex.stripe(min(y0, y1), minY: minY, scale: scale, count: stripes)
+        ... StripeIndex.stripe(max(y0, y1), minY: minY, scale: scale, count: stripes)
+    }
+    var counts = ContiguousArray<Int>(repeating: 0, count: stripes + 1)
+    for part in parts {
+      part.edges.withUnsafeBufferPointer { e in
+        for i in stride(from: 0, to: e.count, by: 4) {
+          for s in stripeRange(e[i + 1], e[i + 3]) { counts[s + 1] += 1 }
+        }
+      }
+    }
+    for s in 0..<stripes { counts[s + 1] += counts[s] }
+    let total = counts[stripes]
+    precondition(total < Int(Int32.max), "too many stripe entries")
+    var next = counts
+    var entries = ContiguousArray<Double>(repeating: 0, count: 4 * total)
+    var colours = ContiguousArray<UInt8>(repeating: 0, count: total)
+    for (part, colour) in zip(parts, partColours) {
+      part.edges.withUnsafeBufferPointer { e in
+        for i in stride(from: 0, to: e.count, by: 4) {
+          for s in stripeRange(e[i + 1], e[i + 3]) {
+            let k = next[s]
+            next[s] += 1
+            for j in 0..<4 { entries[4 * k + j] = e[i + j] }
+            colours[k] = colour
+          }
+        }
+      }
+    }
+    self.offsets = ContiguousArray(counts.lazy.map { Int32($0) })
+    self.entries = entries
+    self.colours = colours
+  }
+
+  /// The number of entries over all stripes (an edge is filed once per stripe it overlaps).
+  var entryCount: Int { colours.count }
+
+  /// The stripe holding a latitude; latitudes outside the extent give the nearest end stripe.
+  ///
+  /// Monotone in `y`, so an edge filed under the stripes of its lowest and highest latitude is
+  /// found from any latitude in between.
+  @inline(__always)
+  static func stripe(_ y: Double, minY: Double, scale: Double, count: Int) -> Int {
+    let s = (y - minY) * scale
+    if !(s > 0) { return 0 }
+    if s >= Double(count - 1) { return count - 1 }
+    return Int(s)
+  }
+
+  /// Colours for parts with the given frame extents (`minX, minY, maxX, maxY`): parts whose
+  /// boxes overlap (not merely touch) get different colours, so that no two parts of one colour
+  /// share an interior point. Nil when that takes more than 64 colours.
+  ///
+  /// Greedy, in order of the boxes' southern edges, against the parts still overlapping in
+  /// latitude: O(*p*·*a*) for *p* parts and *a* boxes active at once.
+  static func colouring(of boxes: [(Double, Double, Double, Double)]) -> [UInt8]? {
+    let order = boxes.indices.sorted { boxes[$0].1 < boxes[$1].1 }
+    var colours = [UInt8](repeating: 0, count: boxes.count)
+    var active: [Int] = []
+    for i in order {
+      let box = boxes[i]
+      active.removeAll { boxes[$0].3 <= box.1 }
+      var used: UInt64 = 0
+      for j in active where boxes[j].0 < box.2 && box.0 < boxes[j].2 && box.1 < boxes[j].3 {
+        used |= 1 << UInt64(colours[j])
+      }
+      guard used != .max else { return nil }
+      colours[i] = UInt8((~used).trailingZeroBitCount)
+      active.append(i)
+    }
+    return colours
+  }
+
+  /// Whether the polygon(s) cover a position, boundaries included; a position at longitude
+  /// ±180 is also tried at ∓180 (the same meridian).
+  @inline(__always)
+  func covers(latitude: Double, longitude: Double) -> Bool {
+    if isUnwrapped { return covers(x: longitude < 0 ? longitude + 360 : longitude, y: latitude) }
+    if covers(x: longitude, y: latitude) { return true }
+    return abs(longitude) == 180 && covers(x: -longitude, y: latitude)
+  }
+
+  /// Whether the edges, read as closed rings under the even-odd rule per colour, cover a frame
+  /// point (edges included).
+  ///
+  /// Counts the edges crossed by a ray towards +x among the entries of the point's stripe (the
+  /// classic crossing-number test, half-open in y so that a vertex on the ray counts once); an
+  /// edge the point lies on (exact orientation 0 inside the edge's box) answers at once.
+  ///
+  /// - Complexity: O(1) outside the box; O(*k*) for the *k* entries of the stripe. Allocates
+  ///   nothing.
+  func covers(x: Double, y: Double) -> Bool {
+    guard y >= minY, y <= maxY, x >= minX, x <= maxX else { return false }
+    let s = StripeIndex.stripe(y, minY: minY, scale: stripeScale, count: stripeCount)
+    return offsets.withUnsafeBufferPointer { o in
+      entries.withUnsafeBufferPointer { e in
+        colours.withUnsafeBufferPointer { c in
+          var parity: UInt64 = 0
+          var k = Int(o[s])
+          let end = Int(o[s + 1])
+          while k < end {
+            defer { k += 1 }
+            let i = 4 * k
+            let ay = e[i + 1]
+            let by = e[i + 3]
+            if (ay > y && by > y) || (ay < y && by < y) { continue }
+            let ax = e[i]
+            let bx = e[i + 2]
+            if x > ax && x > bx { continue }
+            let crosses = (ay > y) != (by > y)
+            if x < ax && x < bx {
+              if crosses { parity ^= 1 << UInt64(c[k]) }
+              continue
+            }
+            let turn = Orientation.determinant(ax: ax, ay: ay, bx: bx, by: by, cx: x, cy: y)
+            if turn == 0 { return true }  // collinear and inside the edge's box: on the edge
+            // Upward edge: its crossing is right of the point when the point is on its left.
+            if crosses && (by > ay) == (turn > 0) { parity ^= 1 << UInt64(c[k]) }
+          }
+          return parity != 0
+        }
+      }
+    }
+  }
+}
