@@ -11,15 +11,56 @@ let package = Package(
     .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
   ],
   targets: [
-    .executableTarget(
-      name: "GeometryBenchmarks",
+    // MARK: - Seeded workloads and real data, shared by the benchmark targets
+
+    .target(
+      name: "FenceWorkloads",
       dependencies: [
+        .product(name: "FenceGeometry", package: "FenceKit"),
+        .product(name: "FenceIndex", package: "FenceKit"),
+        .product(name: "FenceEngine", package: "FenceKit"),
+        .product(name: "FenceFormats", package: "FenceKit"),
+        .product(name: "FenceTesting", package: "FenceKit"),
+      ],
+      path: "Workloads"
+    ),
+
+    // MARK: - Benchmarks (each beside plain GEOS on the same data)
+
+    .executableTarget(
+      name: "IndexBenchmarks",
+      dependencies: [
+        "FenceWorkloads",
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "FenceGeometry", package: "FenceKit"),
         .product(name: "FenceGEOS", package: "FenceKit"),
         .product(name: "FenceIndex", package: "FenceKit"),
       ],
+      path: "Benchmarks/IndexBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+    .executableTarget(
+      name: "GeometryBenchmarks",
+      dependencies: [
+        "FenceWorkloads",
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "FenceGeometry", package: "FenceKit"),
+        .product(name: "FenceGEOS", package: "FenceKit"),
+      ],
       path: "Benchmarks/GeometryBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+    .executableTarget(
+      name: "EngineBenchmarks",
+      dependencies: [
+        "FenceWorkloads",
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "FenceEngine", package: "FenceKit"),
+        .product(name: "FenceGeometry", package: "FenceKit"),
+        .product(name: "FenceGEOS", package: "FenceKit"),
+        .product(name: "FenceTesting", package: "FenceKit"),
+      ],
+      path: "Benchmarks/EngineBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
   ],
