@@ -64,7 +64,8 @@ extension EdgeIndex {
             // upper bounds; `found` the smallest exact distance.
             var best = limit
             var found = Double.infinity
-            stack[0] = PendingNode(node: Int32(starts[levels - 1]), level: Int32(levels - 1), bound: 0)
+            stack[0] = PendingNode(
+              node: Int32(starts[levels - 1]), level: Int32(levels - 1), bound: 0)
             var depth = 1
             while depth > 0 {
               depth -= 1
@@ -79,7 +80,8 @@ extension EdgeIndex {
                   for k in first..<end {
                     let i = 4 * k
                     let (ax, ay, bx, by) = (e[i], e[i + 1], e[i + 2], e[i + 3])
-                    let planar = plane.midLatitudeDistanceSquared(ax: ax, ay: ay, bx: bx, by: by).squareRoot()
+                    let planar = plane.midLatitudeDistanceSquared(ax: ax, ay: ay, bx: bx, by: by)
+                      .squareRoot()
                     best = min(best, planar * (1 + slack(ax, ay, bx, by)) + 0.01)
                   }
                 }
@@ -87,7 +89,8 @@ extension EdgeIndex {
                   let i = 4 * k
                   let (ax, ay, bx, by) = (e[i], e[i + 1], e[i + 2], e[i + 3])
                   if usePlaneFilter {
-                    let planar = plane.midLatitudeDistanceSquared(ax: ax, ay: ay, bx: bx, by: by).squareRoot()
+                    let planar = plane.midLatitudeDistanceSquared(ax: ax, ay: ay, bx: bx, by: by)
+                      .squareRoot()
                     if planar * (1 - slack(ax, ay, bx, by)) > best { continue }
                   }
                   let d = SegmentDistance.metres(
@@ -111,7 +114,8 @@ extension EdgeIndex {
                   stack[j] = stack[j - 1]
                   j -= 1
                 }
-                stack[j] = PendingNode(node: Int32(child), level: Int32(childLevel), bound: childBound)
+                stack[j] = PendingNode(
+                  node: Int32(child), level: Int32(childLevel), bound: childBound)
                 depth += 1
               }
             }

@@ -77,8 +77,9 @@ final class StripeIndex: Sendable {
     stripeScale = scale
 
     func stripeRange(_ y0: Double, _ y1: Double) -> ClosedRange<Int> {
-      StripeIndex.stripe(min(y0, y1), minY: minY, scale: scale, count: stripes)
-        ... StripeIndex.stripe(max(y0, y1), minY: minY, scale: scale, count: stripes)
+      StripeIndex.stripe(
+        min(y0, y1), minY: minY, scale: scale, count: stripes)...StripeIndex.stripe(
+          max(y0, y1), minY: minY, scale: scale, count: stripes)
     }
     var counts = ContiguousArray<Int>(repeating: 0, count: stripes + 1)
     for part in parts {

@@ -78,7 +78,8 @@ import Testing
       {
         let indexed = shape.distanceToBoundary(from: p)
         let scanned = shape.distanceToBoundaryByScanning(from: p)
-        #expect(abs(indexed - scanned) <= 1e-6, "\(vertexCount) vertices at \(centre): \(p.coordinate)")
+        #expect(
+          abs(indexed - scanned) <= 1e-6, "\(vertexCount) vertices at \(centre): \(p.coordinate)")
         compared += 1
       }
     }
@@ -116,7 +117,9 @@ import Testing
       manhattan[0].shape, seed: 21, containmentProbes: 3_000, distanceProbes: 150)
   }
 
-  @Test(.enabled(if: FileManager.default.fileExists(atPath: sharedDataPath("fences/nyc-boroughs.geojson"))))
+  @Test(
+    .enabled(
+      if: FileManager.default.fileExists(atPath: sharedDataPath("fences/nyc-boroughs.geojson"))))
   func boroughsMatchTheReferences() throws {
     let boroughs = try PolygonFixtures.read(
       path: sharedDataPath("fences/nyc-boroughs.geojson"), nameProperty: "name")
