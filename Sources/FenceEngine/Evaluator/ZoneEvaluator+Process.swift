@@ -344,7 +344,7 @@ extension ZoneEvaluator {
     candidates.removeAll(keepingCapacity: true)
     scratchCandidates = candidates
     if crossings.count > 1 {
-      crossings.sort { a, b in
+      crossings.insertionSort { a, b in
         if a.fraction != b.fraction { return a.fraction < b.fraction }
         if a.zone != b.zone { return zoneID(at: a.zone) < zoneID(at: b.zone) }
         return elementID(at: a.element) < elementID(at: b.element)
@@ -386,7 +386,7 @@ extension ZoneEvaluator {
       }
     }
     if due.count > 1 {
-      due.sort { a, b in
+      due.insertionSort { a, b in
         if a.deadline != b.deadline { return a.deadline < b.deadline }
         if a.zone != b.zone { return zoneID(at: a.zone) < zoneID(at: b.zone) }
         return devices[Int(a.device)].name < devices[Int(b.device)].name
@@ -446,7 +446,7 @@ extension ZoneEvaluator {
 
   /// Sorts zone slots by zone id.
   func sortByZoneID(_ zones: inout [Int32]) {
-    if zones.count > 1 { zones.sort { zoneID(at: $0) < zoneID(at: $1) } }
+    zones.insertionSort { zoneID(at: $0) < zoneID(at: $1) }
   }
 
   /// An event of a zone, with the zone's id and custom data; the caller sets the rest.

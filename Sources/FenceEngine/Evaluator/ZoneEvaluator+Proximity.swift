@@ -12,32 +12,44 @@ extension ZoneEvaluator {
     candidates.removeAll(keepingCapacity: true)
     fenceIndex.search(within: proximity.radius, of: position) { candidates.append($0) }
     geolineIndex.search(within: proximity.radius, of: position) { candidates.append($0) }
+    // The nearest `count` so far, kept sorted by (distance, id) in a bounded buffer.
     var nearby = scratchNearby
     scratchNearby = []
     nearby.removeAll(keepingCapacity: true)
-    for slot in candidates {
+    let limit = max(proximity.count, 0)
+    for slot in candidates where limit > 0 {
       guard let element = elements[Int(slot)] else { continue }
       let distance: Double
       switch element.shape {
       case .fence(let area, _, _): distance = area.distance(from: position)
       case .geoline(let line, _): distance = line.distance(from: position)
       }
-      if distance <= proximity.radius { nearby.append((distance, slot)) }
-    }
-    if nearby.count > 1 {
-      nearby.sort { a, b in
-        if a.distance != b.distance { return a.distance < b.distance }
-        return elementID(at: a.element) < elementID(at: b.element)
+      guard distance <= proximity.radius else { continue }
+      if nearby.count == limit {
+        guard let last = nearby.last, isNearer((distance, slot), than: last) else { continue }
+        nearby.removeLast()
+      }
+      var index = nearby.count
+      nearby.append((distance, slot))
+      while index > 0, isNearer(nearby[index], than: nearby[index - 1]) {
+        nearby.swapAt(index, index - 1)
+        index -= 1
       }
     }
-    for index in 0..<min(max(proximity.count, 0), nearby.count) {
-      result.append(nearby[index].element)
-    }
-    result.sort()
+    for item in nearby { result.append(item.element) }
+    result.insertionSort(by: <)
     nearby.removeAll(keepingCapacity: true)
     scratchNearby = nearby
     candidates.removeAll(keepingCapacity: true)
     scratchCandidates = candidates
+  }
+
+  /// Whether `a` comes before `b` in the monitored order: nearer first, ties by id.
+  func isNearer(_ a: (distance: Double, element: Int32), than b: (distance: Double, element: Int32))
+    -> Bool
+  {
+    if a.distance != b.distance { return a.distance < b.distance }
+    return elementID(at: a.element) < elementID(at: b.element)
   }
 
   /// Appends a `monitoredSetChanged` event listing the ids that came on and went off, each
