@@ -161,3 +161,76 @@ struct DirectionCase: CustomTestStringConvertible, Sendable {
     #expect(run(&evaluator, [fix(0, north: 100), fix(10, north: 100)]) == [])
   }
 }
+
+@Suite struct MixedZoneTests {
+  /// A zone with a circle fence north of the origin and a GEOLINE along the circle's south edge.
+  func gateZone(_ rules: ZoneRules) throws -> Zone {
+    Zone(
+      id: "gate", fences: [try .circle(id: "yard", center: at(north: 200), radius: 150)],
+      geolines: [try geoline("gate-line", [(50, -1000), (50, 1000)])], rules: rules)
+  }
+
+  @Test func aCrossingIntoTheFenceChecksInTwiceWithoutMRT() throws {
+    var evaluator = try ZoneEvaluator(zones: [gateZone(.default)])
+    #expect(run(&evaluator, [fix(0, north: -100), fix(10, north: 200)]) == [
+      "5 checkIn a gate/gate-line geoline rightToLeft noCheckOut",
+      "10 checkIn a gate/yard",
+    ])
+  }
+
+  @Test func withMRTTheCrossingsWindowSilencesTheAreaEntryOfTheSameFix() throws {
+    var evaluator = try ZoneEvaluator(zones: [gateZone(ZoneRules(minimumRetriggerTime: 60))])
+    #expect(run(&evaluator, [
+      fix(0, north: -100), fix(10, north: 200), fix(20, north: 600), fix(100, north: 200),
+    ]) == [
+      "5 checkIn a gate/gate-line geoline rightToLeft noCheckOut",
+      // The silent stay from 10 ends at 20 without a check-out; 100 is past the window.
+      "100 checkIn a gate/yard",
+    ])
+  }
+
+  @Test func aSilentStayDoesNotBlockAGeolineCheckIn() throws {
+    // Initial trigger off: the first fix inside the yard is silent; crossing the line inside
+    // the yard southwards still checks in.
+    let zone = Zone(
+      id: "z", fences: [try .circle(id: "yard", center: at(), radius: 300)],
+      geolines: [try geoline("line", [(0, -1000), (0, 1000)])],
+      rules: ZoneRules(initialTrigger: false))
+    var evaluator = try ZoneEvaluator(zones: [zone])
+    #expect(run(&evaluator, [fix(0, north: 100), fix(10, north: -100)]) == [
+      "5 checkIn a z/line geoline leftToRight noCheckOut"
+    ])
+  }
+}
+
+@Suite struct AntimeridianTests {
+  @Test func aCircleAcrossTheAntimeridianChecksInFromBothSides() throws {
+    let center = try Coordinate(latitude: -16.5, longitude: 179.9995)
+    let zone = Zone(id: "fiji", fences: [try .circle(id: "dateline", center: center, radius: 200)])
+    var evaluator = try ZoneEvaluator(zones: [zone])
+    let events = run(&evaluator, [
+      LocationFix(device: "a", time: t(0), latitude: -16.5, longitude: -179.9995),
+      LocationFix(device: "a", time: t(10), latitude: -16.5, longitude: 0.5),
+      LocationFix(device: "a", time: t(20), latitude: -16.5, longitude: 179.9999),
+    ])
+    #expect(events == [
+      "0 checkIn a fiji/dateline",
+      "10 checkOut a fiji/dateline in=0 duration=10",
+      "20 checkIn a fiji/dateline",
+    ])
+  }
+
+  @Test func aMovementAcrossTheAntimeridianCrossesAGeolineThere() throws {
+    let line = try Polyline([
+      Coordinate(latitude: -17, longitude: 180), Coordinate(latitude: -16, longitude: 180),
+    ])
+    let zone = Zone(id: "dateline", geolines: [Geoline(id: "meridian", line: line)])
+    var evaluator = try ZoneEvaluator(zones: [zone])
+    // Walking north along 180, left is west: moving east from 179.99 to -179.99 is leftToRight.
+    let events = run(&evaluator, [
+      LocationFix(device: "a", time: t(0), latitude: -16.5, longitude: 179.99),
+      LocationFix(device: "a", time: t(10), latitude: -16.5, longitude: -179.99),
+    ])
+    #expect(events == ["5 checkIn a dateline/meridian geoline leftToRight noCheckOut"])
+  }
+}
