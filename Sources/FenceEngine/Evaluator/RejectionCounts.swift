@@ -2,6 +2,7 @@
 public struct RejectionCounts: Hashable, Sendable, CustomStringConvertible {
   private var counts: [Int] = Array(repeating: 0, count: RejectionReason.allCases.count)
 
+  /// No rejections.
   public init() {}
 
   /// The number of fixes rejected for `reason`.

@@ -36,6 +36,7 @@ public struct ZoneError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What is wrong.
   public var fault: Fault
 
+  /// An error about `zone`, and `fence` (a fence or GEOLINE id) when one is at fault.
   public init(zone: String, fence: String? = nil, fault: Fault) {
     self.zone = zone
     self.fence = fence

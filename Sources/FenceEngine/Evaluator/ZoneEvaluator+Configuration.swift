@@ -15,6 +15,7 @@ extension ZoneEvaluator {
     /// rejections are only counted in ``ZoneEvaluator/rejections``.
     public var reportsRejections: Bool
 
+    /// A configuration; every parameter defaults to the spec's default.
     public init(
       maximumAccuracy: Double = 100, maximumSpeed: Double? = nil,
       proximity: ProximityMonitoring? = nil, predicateBackend: PredicateBackend = .native,
@@ -45,6 +46,7 @@ extension ZoneEvaluator {
     /// fix). Default false.
     public var triggersOnlyMonitored: Bool
 
+    /// Monitoring of the nearest `count` regions within `radius` metres.
     public init(count: Int = 20, radius: Double = 1000, triggersOnlyMonitored: Bool = false) {
       self.count = count
       self.radius = radius

@@ -3,10 +3,14 @@ import FenceGeometry
 /// An area that belongs to a zone: a circle, a point (a circle of the default radius) or a
 /// (multi)polygon. Its id is unique across the engine.
 public struct Fence: Hashable, Sendable {
+  /// Unique across the evaluator, shared with GEOLINE ids.
   public var id: String
+  /// A human-readable name (not used by the engine).
   public var name: String?
+  /// The covered area; its boundary counts as inside.
   public var area: Area
 
+  /// A fence of any area.
   public init(id: String, name: String? = nil, area: Area) {
     self.id = id
     self.name = name

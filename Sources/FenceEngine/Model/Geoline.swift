@@ -7,7 +7,12 @@ import FenceGeometry
 public struct Geoline: Hashable, Sendable {
   /// Which crossings trigger.
   public enum DirectionFilter: String, Hashable, Sendable, CaseIterable {
-    case both, leftToRight, rightToLeft
+    /// Every crossing triggers (the default).
+    case both
+    /// Only crossings from the left-hand side to the right-hand side.
+    case leftToRight
+    /// Only crossings from the right-hand side to the left-hand side (or onto the line).
+    case rightToLeft
 
     /// Whether a crossing in `direction` passes this filter.
     @inlinable
@@ -20,11 +25,16 @@ public struct Geoline: Hashable, Sendable {
     }
   }
 
+  /// Unique across the evaluator, shared with fence ids.
   public var id: String
+  /// A human-readable name (not used by the engine).
   public var name: String?
+  /// The line; straight segments in (longitude, latitude).
   public var line: Polyline
+  /// Which crossings check the zone in.
   public var direction: DirectionFilter
 
+  /// A GEOLINE; `direction` defaults to ``DirectionFilter/both``.
   public init(id: String, name: String? = nil, line: Polyline, direction: DirectionFilter = .both) {
     self.id = id
     self.name = name

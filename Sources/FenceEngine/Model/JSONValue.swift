@@ -3,11 +3,17 @@
 /// Zones carry their `customData` as a ``JSONObject`` and every event of the zone carries the
 /// same value, so a daemon can forward events without looking anything up.
 public indirect enum JSONValue: Hashable, Sendable {
+  /// `null`.
   case null
+  /// `true` or `false`.
   case bool(Bool)
+  /// A number (JSON numbers are read as `Double`).
   case number(Double)
+  /// A string.
   case string(String)
+  /// An array.
   case array([JSONValue])
+  /// An object, keys in their original order.
   case object(JSONObject)
 }
 
@@ -15,10 +21,13 @@ public indirect enum JSONValue: Hashable, Sendable {
 ///
 /// Keys are unique: setting an existing key replaces its value in place.
 public struct JSONObject: Hashable, Sendable, ExpressibleByDictionaryLiteral {
+  /// The members in their order.
   public private(set) var members: [(key: String, value: JSONValue)]
 
+  /// An empty object.
   public init() { members = [] }
 
+  /// An object of `members`; a repeated key keeps its first position and its last value.
   public init(_ members: [(key: String, value: JSONValue)]) {
     self.members = []
     for member in members { self[member.key] = member.value }
@@ -28,10 +37,16 @@ public struct JSONObject: Hashable, Sendable, ExpressibleByDictionaryLiteral {
     self.init(elements.map { (key: $0.0, value: $0.1) })
   }
 
+  /// Whether the object has no members.
   public var isEmpty: Bool { members.isEmpty }
+  /// The number of members.
   public var count: Int { members.count }
+  /// The keys in their order.
   public var keys: [String] { members.map(\.key) }
 
+  /// The value of `key`; setting `nil` removes the member, setting a new key appends it.
+  ///
+  /// - Complexity: O(*n*) for *n* members.
   public subscript(key: String) -> JSONValue? {
     get { members.first { $0.key == key }?.value }
     set {

@@ -21,6 +21,7 @@ public struct LocationFix: Hashable, Sendable {
   /// Course over ground in degrees clockwise from true north, when reported.
   public var course: Double?
 
+  /// A fix; the optional fields default to not reported.
   public init(
     device: String, time: Timestamp, latitude: Double, longitude: Double,
     accuracy: Double? = nil, speed: Double? = nil, course: Double? = nil

@@ -3,8 +3,10 @@
 /// Integer microseconds keep time arithmetic exact and replays bit-for-bit deterministic;
 /// interpolated GEOLINE crossing times are rounded to the nearest microsecond.
 public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// Whole microseconds since 1970-01-01T00:00:00Z; negative before it.
   public var microsecondsSinceEpoch: Int64
 
+  /// An instant from whole microseconds since the epoch.
   @inlinable
   public init(microsecondsSinceEpoch: Int64) {
     self.microsecondsSinceEpoch = microsecondsSinceEpoch

@@ -7,40 +7,68 @@ import FenceGeometry
 /// course, and everything of the spec's NDJSON examples, so a daemon can forward it as it is.
 /// Fields that do not apply to a kind are `nil`.
 public struct ZoneEvent: Hashable, Sendable {
+  /// What happened.
   public enum Kind: String, Hashable, Sendable, CaseIterable {
-    case checkIn, checkOut, dwell, monitoredSetChanged, rejected
+    /// A device entered a zone (through a fence) or crossed one of its GEOLINEs.
+    case checkIn
+    /// A checked-in device left a zone whose rules check out.
+    case checkOut
+    /// A checked-in device stayed in a zone for the zone's dwell time.
+    case dwell
+    /// A device's set of monitored fences and GEOLINEs changed (proximity monitoring).
+    case monitoredSetChanged
+    /// A fix was rejected (diagnostics only).
+    case rejected
   }
 
   /// What caused a check-in.
   public enum Trigger: String, Hashable, Sendable {
-    case fence, geoline
+    /// The device was found inside a fence.
+    case fence
+    /// The device's movement crossed a GEOLINE.
+    case geoline
   }
 
   /// Deterministic from (device, zone, fence, kind, time): a replay gives the same ids.
   public var id: String
+  /// What happened.
   public var kind: Kind
+  /// When: the fix's time, a dwell's deadline, the first outside fix of a confirmed exit, or
+  /// the interpolated time of a GEOLINE crossing.
   public var time: Timestamp
+  /// The device's identifier, as on its fixes.
   public var device: String
+  /// The zone's id (zone events only).
   public var zone: String?
   /// The fence or GEOLINE id.
   public var fence: String?
+  /// What caused a check-in (check-ins only).
   public var trigger: Trigger?
   /// The crossing's direction, for GEOLINE check-ins.
   public var direction: CrossingDirection?
   /// The fix's position (the crossing point for GEOLINE check-ins).
   public var latitude: Double?
+  /// See ``latitude``.
   public var longitude: Double?
+  /// Metres per second, copied from the fix when it has one.
   public var speed: Double?
+  /// Degrees clockwise from true north, copied from the fix when it has one.
   public var course: Double?
+  /// Whether a check-out will follow this check-in (check-ins only).
   public var willCheckOut: Bool?
+  /// The zone's custom data (zone events only).
   public var customData: JSONObject?
+  /// When the stay began (dwell and check-out).
   public var checkInTime: Timestamp?
+  /// The zone's dwell time in seconds (dwell).
   public var dwellSeconds: Double?
+  /// Check-out time minus check-in time, in seconds (check-out).
   public var durationSeconds: Double?
   /// Newly monitored ids, sorted (monitoredSetChanged).
   public var on: [String]?
   /// No longer monitored ids, sorted (monitoredSetChanged).
   public var off: [String]?
+  /// Why the fix was rejected (rejected).
   public var reason: RejectionReason?
 
   /// An event with only its kind, time and device set; the id is filled by ``withDeterministicID()``.
