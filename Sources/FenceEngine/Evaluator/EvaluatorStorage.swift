@@ -95,6 +95,11 @@ struct DeviceState {
   var records: [ZoneRecord] = []
   /// The monitored set, as element slots sorted ascending.
   var monitored: [Int32] = []
+  /// Where the last full evaluation happened, and how far from there nothing can change
+  /// (metres; 0 when unknown), valid while the evaluator's zone generation is `safeGeneration`.
+  var safeCenter = ECEFPosition(x: 0, y: 0, z: 0)
+  var safeRadius = 0.0
+  var safeGeneration: UInt64 = 0
 
   init(name: String) { self.name = name }
 

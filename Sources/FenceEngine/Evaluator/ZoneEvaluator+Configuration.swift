@@ -14,18 +14,29 @@ extension ZoneEvaluator {
     /// Whether rejected fixes are reported as `rejected` events (diagnostics). Default `false`:
     /// rejections are only counted in ``ZoneEvaluator/rejections``.
     public var reportsRejections: Bool
+    /// Whether fixes that provably cannot change anything skip the geometric tests (default
+    /// `false`). After each full evaluation the evaluator notes a *safe radius* around the fix:
+    /// the distance to the nearest fence boundary or GEOLINE (at most
+    /// ``ZoneEvaluator/safeRadiusLimit``), or 0 when an exit is pending or the device is inside
+    /// a zone only through its hysteresis. A later fix of the device within that radius (less a
+    /// 0.5 m margin) cannot enter, leave or cross anything, so only its dwell timers and
+    /// last-fix bookkeeping run. Zone changes invalidate every safe radius. Not used with
+    /// proximity monitoring (the monitored order can change anywhere). The events are exactly
+    /// those of a full evaluation.
+    public var skipsUnchangedFixes: Bool
 
     /// A configuration; every parameter defaults to the spec's default.
     public init(
       maximumAccuracy: Double = 100, maximumSpeed: Double? = nil,
       proximity: ProximityMonitoring? = nil, predicateBackend: PredicateBackend = .native,
-      reportsRejections: Bool = false
+      reportsRejections: Bool = false, skipsUnchangedFixes: Bool = false
     ) {
       self.maximumAccuracy = maximumAccuracy
       self.maximumSpeed = maximumSpeed
       self.proximity = proximity
       self.predicateBackend = predicateBackend
       self.reportsRejections = reportsRejections
+      self.skipsUnchangedFixes = skipsUnchangedFixes
     }
 
     /// The spec's defaults: 100 m maximum accuracy, no speed check, no proximity monitoring,

@@ -59,6 +59,14 @@ extension ZoneEvaluator {
     let coordinate = Coordinate(uncheckedLatitude: fix.latitude, longitude: fix.longitude)
     let position = Position(coordinate)
     let isFirst = !devices[d].hasFix
+    if canSkip(position, device: d) {
+      // Nothing can enter, leave or be crossed: only timers and bookkeeping.
+      skippedFixCount += 1
+      fireDueDwells(upTo: t, current: d, fix: fix, into: &events)
+      recordLastFix(fix, coordinate, device: d)
+      if time.map({ t > $0 }) ?? true { time = t }
+      return
+    }
 
     // The monitored set around this fix, and the one registered before it. Both buffers are
     // recycled: the previous set's storage becomes the next fix's scratch.
@@ -212,17 +220,66 @@ extension ZoneEvaluator {
     scratchMonitored = previousMonitored
 
     // The device's new last fix; records that no longer hold anything are dropped.
-    devices[d].hasFix = true
-    devices[d].lastTime = t
-    devices[d].lastCoordinate = coordinate
-    devices[d].lastSpeed = fix.speed
-    devices[d].lastCourse = fix.course
-    devices[d].lastSequence = addSequence
+    recordLastFix(fix, coordinate, device: d)
     pruneRecords(device: d, at: t)
+    if configuration.skipsUnchangedFixes, configuration.proximity == nil {
+      noteSafeRadius(around: position, device: d)
+    }
     if time.map({ t > $0 }) ?? true { time = t }
   }
 
   // MARK: - Steps
+
+  /// Stores a fix as the device's last accepted fix.
+  mutating func recordLastFix(_ fix: LocationFix, _ coordinate: Coordinate, device d: Int) {
+    devices[d].hasFix = true
+    devices[d].lastTime = fix.time
+    devices[d].lastCoordinate = coordinate
+    devices[d].lastSpeed = fix.speed
+    devices[d].lastCourse = fix.course
+    devices[d].lastSequence = addSequence
+  }
+
+  /// Whether a fix at `position` lies inside the device's safe radius (with a 0.5 m margin),
+  /// so that neither it nor the movement to it can change any zone state.
+  func canSkip(_ position: Position, device d: Int) -> Bool {
+    guard configuration.skipsUnchangedFixes, configuration.proximity == nil,
+      devices[d].hasFix, devices[d].safeRadius > 0,
+      devices[d].safeGeneration == zoneGeneration
+    else { return false }
+    // The chord is within a micrometre of the arc at these distances; both ends of the
+    // movement lie in the disc, and so does the straight segment between them.
+    return devices[d].safeCenter.chord(to: position.ecef) + 0.5 < devices[d].safeRadius
+  }
+
+  /// Notes how far from `position` the device can move without any fence boundary or GEOLINE
+  /// in reach, after a full evaluation; 0 while an exit is pending or a stay holds only through
+  /// hysteresis (those change state on fixes that move nowhere).
+  mutating func noteSafeRadius(around position: Position, device d: Int) {
+    var safe = Self.safeRadiusLimit
+    for record in devices[d].records where record.presence != .outside {
+      if record.exitCount > 0 || record.fenceNow < 0 { safe = 0 }
+    }
+    if safe > 0 {
+      var candidates = scratchCandidates
+      scratchCandidates = []
+      candidates.removeAll(keepingCapacity: true)
+      fenceIndex.search(within: safe, of: position) { candidates.append($0) }
+      geolineIndex.search(within: safe, of: position) { candidates.append($0) }
+      for slot in candidates {
+        guard let element = elements[Int(slot)] else { continue }
+        switch element.shape {
+        case .fence(let area, _, _): safe = min(safe, area.distanceToBoundary(from: position))
+        case .geoline(let line, _): safe = min(safe, line.distance(from: position))
+        }
+      }
+      candidates.removeAll(keepingCapacity: true)
+      scratchCandidates = candidates
+    }
+    devices[d].safeCenter = position.ecef
+    devices[d].safeRadius = safe
+    devices[d].safeGeneration = zoneGeneration
+  }
 
   /// Why a fix must be rejected, if it must (the spec's step 0, in its order).
   func rejectionReason(for fix: LocationFix, device d: Int) -> RejectionReason? {

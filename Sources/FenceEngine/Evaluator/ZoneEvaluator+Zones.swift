@@ -43,6 +43,7 @@ extension ZoneEvaluator {
     var batch = RemovalBatch()
     for zone in prepared { apply(zone, batch: &batch) }
     finish(batch)
+    zoneGeneration += 1
   }
 
   /// Replaces every loaded zone by `zones`, all or nothing: zones whose id is not in `zones` are
@@ -60,6 +61,7 @@ extension ZoneEvaluator {
     }
     for zone in prepared { apply(zone, batch: &batch) }
     finish(batch)
+    zoneGeneration += 1
   }
 
   /// Removes the zone with this id, dropping every device's state with it without an event.
@@ -71,6 +73,7 @@ extension ZoneEvaluator {
     var batch = RemovalBatch()
     removeZone(slot: slot, batch: &batch)
     finish(batch)
+    zoneGeneration += 1
     return true
   }
 

@@ -45,6 +45,9 @@ public struct ZoneEvaluator {
   var geolineIndex = RTree()
   /// Incremented by every zone added under a new id.
   var addSequence: UInt64 = 0
+  /// Incremented by every change of the zones (add, replace, remove): it invalidates every
+  /// device's safe radius.
+  var zoneGeneration: UInt64 = 0
   /// Created on the first load when the backend is ``PredicateBackend/geosPrepared``.
   var geosContext: GEOSContext?
 
@@ -62,6 +65,13 @@ public struct ZoneEvaluator {
   public internal(set) var rejections = RejectionCounts()
   /// How many fixes were accepted.
   public internal(set) var acceptedFixCount = 0
+  /// How many accepted fixes skipped the geometric tests because they could not change anything
+  /// (see ``Configuration/skipsUnchangedFixes``).
+  public internal(set) var skippedFixCount = 0
+
+  /// The largest safe radius the evaluator notes, in metres (see
+  /// ``Configuration/skipsUnchangedFixes``).
+  public static let safeRadiusLimit = 250.0
 
   // MARK: Per-fix scratch buffers, reused so that steady-state fixes allocate nothing
 
