@@ -25,12 +25,17 @@ let package = Package(
       path: "Workloads"
     ),
 
+    /// GEOS's C API for baselines FenceGEOS does not wrap (an STRtree queried with a box).
+    .systemLibrary(name: "CGEOSBaseline", path: "CGEOSBaseline", pkgConfig: "geos"),
+    .target(name: "GEOSBaseline", dependencies: ["CGEOSBaseline"], path: "GEOSBaseline"),
+
     // MARK: - Benchmarks (each beside plain GEOS on the same data)
 
     .executableTarget(
       name: "IndexBenchmarks",
       dependencies: [
         "FenceWorkloads",
+        "GEOSBaseline",
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "FenceGeometry", package: "FenceKit"),
         .product(name: "FenceGEOS", package: "FenceKit"),

@@ -31,13 +31,50 @@ let benchmarks: @Sendable () -> Void = {
   )
 
   for (count, label) in [(1_000, "1k"), (100_000, "100k"), (1_000_000, "1M")] {
-    register("\(label) circles") { EngineFixture.circles(count: count) }
+    register("\(label) circles") { EngineFixture.circles(count: count, configuration: $0) }
   }
-  register("tz-world polygons") { EngineFixture.tzWorld() }
+  register("tz-world polygons") { EngineFixture.tzWorld(configuration: $0) }
+  registerGrowing()
 }
 
-func register(_ name: String, make: @escaping () -> EngineFixture?) {
-  let holder = FixtureHolder(make: make)
+/// Adding fences one by one while evaluating: at 100k circles, each step adds one new circle
+/// zone (prebuilt in setup) and then processes one fix; 1,000 steps per iteration, 10
+/// iterations after 2 warm-up ones, so 12,000 fences are added in all.
+func registerGrowing() {
+  let holder = FixtureHolder { EngineFixture.circles(count: 100_000) }
+  var newZones: [Zone] = []
+  var nextZone = 0
+  Benchmark(
+    "Engine 100k circles: add one fence, then one fix",
+    configuration: .init(
+      metrics: [.wallClock, .throughput, .mallocCountTotal], timeUnits: .nanoseconds,
+      warmupIterations: 2, scalingFactor: .kilo, maxDuration: .seconds(60), maxIterations: 10)
+  ) { benchmark in
+    guard let fixture = holder.fixture else { return }
+    for _ in benchmark.scaledIterations {
+      precondition(nextZone < newZones.count, "Out of prebuilt zones")
+      do {
+        try fixture.evaluator.add(newZones[nextZone])
+      } catch {
+        preconditionFailure("Zone does not load: \(error)")
+      }
+      nextZone += 1
+      fixture.runEngine(fixes: 1)
+    }
+  } setup: {
+    holder.prepare()
+    let extra = CircleWorkload(count: 12_000, region: .country, seed: 0xADD)
+    newZones = extra.circles.enumerated().map { index, circle in
+      Zone(id: "new\(index)", fences: [Fence(id: "newf\(index)", area: .circle(circle))])
+    }
+  }
+}
+
+func register(
+  _ name: String, make: @escaping (ZoneEvaluator.Configuration) -> EngineFixture?
+) {
+  let holder = FixtureHolder { make(.default) }
+  let skipping = FixtureHolder { make(ZoneEvaluator.Configuration(skipsUnchangedFixes: true)) }
 
   Benchmark("Engine \(name): ZoneEvaluator") { benchmark in
     guard let fixture = holder.fixture else { return }
@@ -46,15 +83,37 @@ func register(_ name: String, make: @escaping () -> EngineFixture?) {
     holder.prepare()
   }
 
-  Benchmark("Engine \(name): ZoneEvaluator latency") { benchmark in
+  Benchmark(
+    "Engine \(name): ZoneEvaluator latency",
+    configuration: .init(
+      metrics: [.wallClock, .mallocCountTotal, LatencyMetric.p50, LatencyMetric.p99],
+      timeUnits: .nanoseconds, warmupIterations: 2, scalingFactor: .kilo,
+      maxDuration: .seconds(3), maxIterations: 2_000)
+  ) { benchmark in
     guard let fixture = holder.fixture else { return }
     fixture.runEngine(fixes: benchmark.scaledIterations.count, timingEach: true)
     benchmark.stopMeasurement()
     let (p50, p99) = fixture.latencyPercentiles()
-    benchmark.measurement(.custom("Latency p50 (ns)", useScalingFactor: false), p50)
-    benchmark.measurement(.custom("Latency p99 (ns)", useScalingFactor: false), p99)
+    benchmark.measurement(LatencyMetric.p50, p50)
+    benchmark.measurement(LatencyMetric.p99, p99)
   } setup: {
     holder.prepare()
+  }
+
+  Benchmark(
+    "Engine \(name): ZoneEvaluator with skipping",
+    configuration: .init(
+      metrics: [.wallClock, .throughput, .mallocCountTotal, SkipMetric.skipped],
+      timeUnits: .nanoseconds, warmupIterations: 2, scalingFactor: .kilo,
+      maxDuration: .seconds(3), maxIterations: 2_000)
+  ) { benchmark in
+    guard let fixture = skipping.fixture else { return }
+    let before = fixture.evaluator.skippedFixCount
+    fixture.runEngine(fixes: benchmark.scaledIterations.count)
+    benchmark.stopMeasurement()
+    benchmark.measurement(SkipMetric.skipped, fixture.evaluator.skippedFixCount - before)
+  } setup: {
+    skipping.prepare()
   }
 
   Benchmark("Engine \(name): plain GEOS") { benchmark in
@@ -63,6 +122,21 @@ func register(_ name: String, make: @escaping () -> EngineFixture?) {
   } setup: {
     holder.prepare()
   }
+}
+
+/// Percentiles of the time of single fixes within one batch of 1,000, timed one by one with
+/// `clock_gettime(CLOCK_MONOTONIC)` (which adds about 20-40 ns to each).
+enum LatencyMetric {
+  static let p50 = BenchmarkMetric.custom(
+    "Fix latency p50 (ns)", polarity: .prefersSmaller, useScalingFactor: false)
+  static let p99 = BenchmarkMetric.custom(
+    "Fix latency p99 (ns)", polarity: .prefersSmaller, useScalingFactor: false)
+}
+
+/// How many of the 1,000 fixes of an iteration the engine skipped.
+enum SkipMetric {
+  static let skipped = BenchmarkMetric.custom(
+    "Skipped fixes of 1000", polarity: .prefersLarger, useScalingFactor: false)
 }
 
 /// Makes the fixture in the benchmark's setup hook (each benchmark runs in its own process).
@@ -102,11 +176,11 @@ final class EngineFixture {
   var next = 0
   var latencies: [UInt64] = []
 
-  init(zones: [Zone], starts: [Coordinate]) {
+  init(zones: [Zone], starts: [Coordinate], configuration: ZoneEvaluator.Configuration) {
     precondition(starts.count == Self.deviceCount, "One start per device")
     var evaluator: ZoneEvaluator
     do {
-      evaluator = try ZoneEvaluator(zones: zones)
+      evaluator = try ZoneEvaluator(configuration: configuration, zones: zones)
     } catch {
       preconditionFailure("Zones do not load: \(error)")
     }
@@ -262,7 +336,9 @@ final class EngineFixture {
   // MARK: - Workloads
 
   /// One zone per circle of a country-wide circle workload; devices start at query points.
-  static func circles(count: Int) -> EngineFixture {
+  static func circles(count: Int, configuration: ZoneEvaluator.Configuration = .default)
+    -> EngineFixture
+  {
     let workload = CircleWorkload(count: count, region: .country)
     var zones: [Zone] = []
     zones.reserveCapacity(count)
@@ -270,12 +346,11 @@ final class EngineFixture {
       zones.append(Zone(id: "z\(index)", fences: [Fence(id: "f\(index)", area: .circle(circle))]))
     }
     let starts = workload.queryPoints(count: deviceCount).map(\.coordinate)
-    let fixture = EngineFixture(zones: zones, starts: starts)
-    return fixture
+    return EngineFixture(zones: zones, starts: starts, configuration: configuration)
   }
 
   /// The tz_world zones as the loader gives them (repaired); devices start in random zones.
-  static func tzWorld() -> EngineFixture? {
+  static func tzWorld(configuration: ZoneEvaluator.Configuration) -> EngineFixture? {
     guard let shapes = RealPolygons.tzWorld() else { return nil }
     var zones: [Zone] = []
     for (index, (_, shape)) in shapes.enumerated() {
@@ -291,7 +366,7 @@ final class EngineFixture {
         uncheckedLatitude: box.south + (box.north - box.south) * random.nextUnit(),
         longitude: longitude)
     }
-    return EngineFixture(zones: zones, starts: starts)
+    return EngineFixture(zones: zones, starts: starts, configuration: configuration)
   }
 }
 

@@ -3,6 +3,7 @@ import FenceGEOS
 import FenceGeometry
 import FenceIndex
 import FenceWorkloads
+import GEOSBaseline
 
 // Each benchmark runs in its own process, so the data is built in the benchmark's setup hook
 // (outside every measurement), never at registration. Query benchmarks run 1,000 queries per
@@ -77,6 +78,21 @@ func registerPointQuery(count: Int, label: String) {
     fixture.prepareTrees()
   }
 
+  Benchmark("Index point query \(label) boxes: RTree node size 8", configuration: configuration) {
+    benchmark in
+    let tree = fixture.tree8
+    let points = fixture.points
+    var hits = 0
+    for i in benchmark.scaledIterations {
+      tree.search(containing: points[i].latitude, longitude: points[i].longitude) { _ in
+        hits += 1
+      }
+    }
+    blackHole(hits)
+  } setup: {
+    fixture.prepareTrees()
+  }
+
   Benchmark("Index point query \(label) boxes: GEOS STRtree", configuration: configuration) {
     benchmark in
     let tree = fixture.geosTree
@@ -119,6 +135,52 @@ func registerNearest(count: Int, label: String) {
     fixture.prepare()
   }
 
+  Benchmark("\(name): RTree radius search + sort", configuration: .init(scalingFactor: .kilo)) {
+    benchmark in
+    let tree = fixture.tree
+    let circles = fixture.workload.circles
+    let points = fixture.points
+    var candidates = fixture.candidates
+    var results = fixture.results
+    var found = 0
+    for i in benchmark.scaledIterations {
+      let position = points[i]
+      candidates.removeAll(keepingCapacity: true)
+      tree.search(within: 1000, of: position) { id in
+        let d = circles[Int(id)].distance(from: position.ecef)
+        if d <= 1000 { candidates.append(RTree.Neighbor(id: id, distance: d)) }
+      }
+      keepNearest(20, of: &candidates, into: &results)
+      found += results.count
+    }
+    blackHole(found)
+    fixture.candidates = candidates
+    fixture.results = results
+  } setup: {
+    fixture.prepare()
+  }
+
+  Benchmark(
+    "\(name): GEOS STRtree box query + sort", configuration: .init(scalingFactor: .kilo)
+  ) { benchmark in
+    let geos = fixture.geosTree
+    let circles = fixture.workload.circles
+    let points = fixture.points
+    var candidates = fixture.candidates
+    var results = fixture.results
+    var found = 0
+    for i in benchmark.scaledIterations {
+      let position = points[i]
+      geosNearest(geos, circles, position, candidates: &candidates, into: &results)
+      found += results.count
+    }
+    blackHole(found)
+    fixture.candidates = candidates
+    fixture.results = results
+  } setup: {
+    fixture.prepare(withGEOS: true)
+  }
+
   // A scan of a million circles takes milliseconds: one query per iteration there.
   let scanScale: BenchmarkScalingFactor = count >= 1_000_000 ? .one : .kilo
   Benchmark(
@@ -148,6 +210,7 @@ final class IndexFixture {
   private var _workload: CircleWorkload?
   private var _tree: RTree?
   private var _geosTree: GEOSSTRTree?
+  private(set) var tree8 = RTree()
   private(set) var points: [Position] = []
   let context: GEOSContext
 
@@ -197,6 +260,7 @@ final class IndexFixture {
     precondition(total >= points.count / 2, "Only \(total) hits for \(points.count) points")
     _tree = tree
     _geosTree = geos
+    tree8 = RTree(workload.items, nodeSize: 8)
   }
 }
 
@@ -207,7 +271,9 @@ final class NearestFixture {
   private(set) var tree = RTree()
   private(set) var scan = NearestByScan(circles: [])
   private(set) var points: [Position] = []
+  private(set) var geosTree = PlainGEOSTree()
   var results: [RTree.Neighbor] = []
+  var candidates: [RTree.Neighbor] = []
   var scratch = RTree.NearestScratch()
 
   init(count: Int) {
@@ -216,7 +282,7 @@ final class NearestFixture {
 
   /// Builds the tree and checks its answers against the scan on 100 query points, then warms
   /// the buffers up so that the measured queries reuse them.
-  func prepare() {
+  func prepare(withGEOS: Bool = false) {
     workload = CircleWorkload(count: count, region: .metro)
     tree = RTree(workload.items)
     scan = NearestByScan(circles: workload.circles)
@@ -235,10 +301,59 @@ final class NearestFixture {
         precondition(
           results == expected, "RTree found \(results), the scan \(expected) at \(position)")
       }
+      candidates.removeAll(keepingCapacity: true)
+      tree.search(within: 1000, of: position) { id in
+        let d = circles[Int(id)].distance(from: position.ecef)
+        if d <= 1000 { candidates.append(RTree.Neighbor(id: id, distance: d)) }
+      }
+      keepNearest(20, of: &candidates, into: &expected)
+      precondition(results == expected, "Radius search + sort differs at \(position)")
       found += results.count
     }
     precondition(found > 10 * points.count, "Only \(found) neighbours for \(points.count) points")
+    guard withGEOS else { return }
+    geosTree = PlainGEOSTree()
+    for (id, box) in workload.items {
+      geosTree.insert(west: box.west, south: box.south, east: box.east, north: box.north, id: id)
+    }
+    for position in points {
+      tree.nearest(
+        to: position, count: 20, within: 1000,
+        exactDistance: { circles[Int($0)].distance(from: position.ecef) }, into: &results,
+        scratch: &scratch)
+      geosNearest(geosTree, circles, position, candidates: &candidates, into: &expected)
+      precondition(results == expected, "GEOS found \(expected), RTree \(results) at \(position)")
+    }
   }
+}
+
+// MARK: - Nearest by box query and sort
+
+/// Keeps the `count` nearest of `candidates` (by distance, then id) in `results`, sorted.
+func keepNearest(_ count: Int, of candidates: inout [RTree.Neighbor], into results: inout [RTree.Neighbor]) {
+  candidates.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.id < $1.id }
+  results.removeAll(keepingCapacity: true)
+  results.append(contentsOf: candidates.prefix(count))
+}
+
+/// Nearest-N the plain GEOS way: query the STRtree with the box that holds every point within
+/// 1 km (degrees from the smallest radius of curvature, with a margin), measure each candidate
+/// exactly, keep those within 1 km, sort.
+func geosNearest(
+  _ tree: PlainGEOSTree, _ circles: [Circle], _ position: Position,
+  candidates: inout [RTree.Neighbor], into results: inout [RTree.Neighbor]
+) {
+  let dLat = 1000 / WGS84.minimumRadiusOfCurvature * 180 / .pi * 1.001
+  let dLon = dLat / cos((abs(position.latitude) + dLat) * .pi / 180)
+  candidates.removeAll(keepingCapacity: true)
+  tree.query(
+    west: position.longitude - dLon, south: position.latitude - dLat,
+    east: position.longitude + dLon, north: position.latitude + dLat
+  ) { id in
+    let d = circles[Int(id)].distance(from: position.ecef)
+    if d <= 1000 { candidates.append(RTree.Neighbor(id: id, distance: d)) }
+  }
+  keepNearest(20, of: &candidates, into: &results)
 }
 
 // MARK: - GEOS helpers
@@ -262,3 +377,7 @@ func geosQuery(_ tree: GEOSSTRTree, _ point: Position, _ visit: (Int32) -> Void)
     preconditionFailure("GEOS: \(error)")
   }
 }
+
+#if canImport(Glibc)
+  import Glibc
+#endif
