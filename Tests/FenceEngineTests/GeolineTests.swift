@@ -203,6 +203,83 @@ struct DirectionCase: CustomTestStringConvertible, Sendable {
   }
 }
 
+/// A crossing is judged by the device's presence at the crossing's time, so a check-out of the
+/// same fix counts from its stamp on.
+@Suite struct CrossingAroundCheckOutTests {
+  /// A circle of 100 m at the origin and a GEOLINE drawn west to east `lineNorth` metres north
+  /// of the origin (its left is north).
+  func yard(lineNorth: Double, _ rules: ZoneRules = .default) throws -> Zone {
+    Zone(
+      id: "z", fences: [try .circle(id: "f", center: at(), radius: 100)],
+      geolines: [try geoline("g", [(lineNorth, -1000), (lineNorth, 1000)])], rules: rules)
+  }
+
+  @Test func aCrossingBeforeTheCheckOutOfTheSameMovementDoesNotCheckIn() throws {
+    // The line runs through the yard: crossed at 2.5 s, inside the fence; check-out at 10.
+    var evaluator = try ZoneEvaluator(zones: [yard(lineNorth: -50)])
+    #expect(run(&evaluator, [fix(0, north: -90), fix(10, north: 150)]) == [
+      "0 checkIn a z/f",
+      "10 checkOut a z/f in=0 duration=10",
+    ])
+  }
+
+  @Test func aCrossingAtTheCheckOutsOwnTimeChecksInAfterIt() throws {
+    // Arriving on the line from the right (south) is a crossing at the fix itself: the
+    // check-out at 10 comes first, and the device is no longer checked in then.
+    var evaluator = try ZoneEvaluator(zones: [yard(lineNorth: 150)])
+    let onLine = fix(10, north: 150)
+    #expect(run(&evaluator, [fix(0), onLine]) == [
+      "0 checkIn a z/f",
+      "10 checkOut a z/f in=0 duration=10",
+      "10 checkIn a z/g geoline rightToLeft noCheckOut",
+    ])
+  }
+
+  @Test func aCrossingAfterAConfirmedExitsStampChecksIn() throws {
+    // Two confirmations: outside at 10 (pending) and 20 (confirmed, stamped 10). The crossing
+    // at 15 comes after the check-out's stamp.
+    var evaluator = try ZoneEvaluator(
+      zones: [yard(lineNorth: 300, ZoneRules(exitConfirmations: 2))])
+    #expect(run(&evaluator, [fix(0), fix(10, north: 200), fix(20, north: 400)]) == [
+      "0 checkIn a z/f",
+      "10 checkOut a z/f in=0 duration=10",
+      "15 checkIn a z/g geoline rightToLeft noCheckOut",
+    ])
+  }
+
+  @Test func aCrossingWhileAnExitIsPendingDoesNotCheckIn() throws {
+    // Three confirmations: the crossing at 15 is judged at the fix of 20, when the exit is
+    // still pending (the device still counts as checked in); the check-out confirmed at 30 is
+    // stamped 10, but the crossing is not judged again.
+    var evaluator = try ZoneEvaluator(
+      zones: [yard(lineNorth: 300, ZoneRules(exitConfirmations: 3))])
+    #expect(run(&evaluator, [
+      fix(0), fix(10, north: 200), fix(20, north: 400), fix(30, north: 500),
+    ]) == [
+      "0 checkIn a z/f",
+      "10 checkOut a z/f in=0 duration=10",
+    ])
+  }
+
+  @Test func aCrossingAfterTheCheckOutIsSubjectToTheWindowItOpened() throws {
+    var evaluator = try ZoneEvaluator(
+      zones: [yard(lineNorth: 300, ZoneRules(minimumRetriggerTime: 60, exitConfirmations: 2))])
+    #expect(run(&evaluator, [fix(0), fix(10, north: 200), fix(20, north: 400)]) == [
+      "0 checkIn a z/f",
+      "10 checkOut a z/f in=0 duration=10",
+    ])
+  }
+
+  @Test func aZoneWithoutCheckOutBlocksCrossingsUntilItsStayEnds() throws {
+    // No check-out event, but the stay through the fence still ends at 10.
+    var evaluator = try ZoneEvaluator(zones: [yard(lineNorth: -50, ZoneRules(checkOut: false))])
+    #expect(run(&evaluator, [fix(0, north: -90), fix(10, north: 150), fix(20, north: -150)]) == [
+      "0 checkIn a z/f noCheckOut",
+      "16.666667 checkIn a z/g geoline leftToRight noCheckOut",
+    ])
+  }
+}
+
 @Suite struct AntimeridianTests {
   @Test func aCircleAcrossTheAntimeridianChecksInFromBothSides() throws {
     let center = try Coordinate(latitude: -16.5, longitude: 179.9995)

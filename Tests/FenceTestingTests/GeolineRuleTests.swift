@@ -171,14 +171,9 @@ import Testing
         .start(at: depot.moved(east: -10), "10:00:00")
         .fix(at: east, "10:00:10"))
 
-    let result = try scenario.run()
-    // Engine bug (reported): the crossing checks the zone in at 10:00:01.666667, after the
-    // check-out stamped 10:00:10, although the device was checked in through the fence then.
-    withKnownIssue("GEOLINE check-in while checked in through a fence, before the check-out") {
-      result.expectEvents([
-        .checkIn("yard", at: "10:00:00", fence: "yard"),
-        .checkOut("yard", at: "10:00:10", duration: 10),
-      ])
-    }
+    try scenario.run().expectEvents([
+      .checkIn("yard", at: "10:00:00", fence: "yard"),
+      .checkOut("yard", at: "10:00:10", duration: 10),
+    ])
   }
 }

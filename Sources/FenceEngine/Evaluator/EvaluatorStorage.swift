@@ -79,6 +79,10 @@ struct ZoneRecord {
   var isInsideNow = false
   /// Per-fix scratch: the containing fence with the lowest rank.
   var fenceNow: Int32 = -1
+  /// Per-fix scratch: when a checked-in stay ended at this fix, the time it ended (its
+  /// check-out's stamp); a GEOLINE crossing of this fix's movement before it happened while the
+  /// device was checked in.
+  var checkedInUntil: Timestamp?
 }
 
 /// Everything the evaluator remembers about one device.

@@ -120,6 +120,9 @@ extension ZoneEvaluator {
       let zone = devices[d].records[r].zone
       guard devices[d].records[r].exitCount >= compiledZone(at: zone).rules.exitConfirmations
       else { continue }
+      if devices[d].records[r].presence == .checkedIn {
+        devices[d].records[r].checkedInUntil = devices[d].records[r].exitTime
+      }
       if devices[d].records[r].presence == .checkedIn, devices[d].records[r].willCheckOut {
         zones.append(zone)
       } else {
@@ -148,12 +151,15 @@ extension ZoneEvaluator {
     let lastTime = devices[d].lastTime
     for crossing in crossings {
       let r = devices[d].recordIndex(of: crossing.zone).index
+      // Judged by the presence at the crossing's time: checked in through a fence until a
+      // check-out of this fix, whose stamp may lie after the crossing.
       guard devices[d].records[r].presence != .checkedIn else { continue }
       let zone = compiledZone(at: crossing.zone)
       let span = Double(t.microsecondsSinceEpoch - lastTime.microsecondsSinceEpoch)
       let crossingTime = Timestamp(
         microsecondsSinceEpoch: lastTime.microsecondsSinceEpoch
           + Int64((span * crossing.fraction).rounded()))
+      if let until = devices[d].records[r].checkedInUntil, crossingTime < until { continue }
       if isSuppressed(devices[d].records[r], at: crossingTime, rules: zone.rules) { continue }
       devices[d].records[r].windowStart = crossingTime
       var event = makeEvent(
@@ -316,6 +322,7 @@ extension ZoneEvaluator {
     for r in devices[d].records.indices {
       devices[d].records[r].isInsideNow = false
       devices[d].records[r].fenceNow = -1
+      devices[d].records[r].checkedInUntil = nil
     }
     var hits = scratchHits
     scratchHits = []
