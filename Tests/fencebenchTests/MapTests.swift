@@ -38,4 +38,33 @@ import Testing
     #expect(svg.contains("<title>{&quot;id&quot;:"))
     #expect(svg.components(separatedBy: "<polyline").count - 1 >= 2)
   }
+
+  @Test func eventsBeyondTheBudgetAreASeededSampleInEmissionOrder() throws {
+    func page() throws -> String {
+      let map = FenceBenchProcess.temporaryPath("map.html")
+      let result = try FenceBenchProcess.run(
+        ["run", "--zones", RunCommandTests.zones, RunCommandTests.firstHour, "--map", map,
+         "--map-events", "10"])
+      #expect(result.status == 0)
+      return try String(contentsOfFile: map, encoding: .utf8)
+    }
+    let html = try page()
+    #expect(try page() == html)
+    #expect(html.contains("\"events\":57,\"eventsDrawn\":10,"))
+    // The legend counts every event by kind, drawn or not.
+    #expect(html.contains("\"checkIn\":{\"count\":36,"))
+    // The drawn events are whole golden lines, and the page holds them in the golden order.
+    let golden = try String(
+      contentsOfFile: fixturePath("golden/nyharbor-first-hour.ndjson"), encoding: .utf8
+    ).split(separator: "\n")
+    let drawn = golden.compactMap { html.range(of: Self.escapedInPage(String($0))) }
+    #expect(drawn.count == 10)
+    let offsets = drawn.map(\.lowerBound)
+    #expect(offsets == offsets.sorted())
+  }
+
+  /// How an NDJSON line appears inside the page's JSON (as a JSON string).
+  static func escapedInPage(_ field: String) -> String {
+    field.replacingOccurrences(of: "\"", with: "\\\"")
+  }
 }

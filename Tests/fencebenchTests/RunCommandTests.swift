@@ -66,7 +66,7 @@ import Testing
         "fixesRead", "rowsSkipped", "fixesAccepted", "fixesRejected", "rejectedByReason", "zones",
         "fences", "geolines", "devices", "loadSeconds", "indexBuildSeconds", "readSeconds",
         "evaluationSeconds", "throughputFixesPerSecond", "latencyMicroseconds", "events",
-        "eventsByKind", "peakMemoryBytes",
+        "eventsByKind", "peakMemoryBytes", "readRowsPerSecond",
       ])
     #expect(object["fixesRead"] as? Int == 8689)
     #expect(object["rowsSkipped"] as? Int == 0)
@@ -93,6 +93,8 @@ import Testing
     #expect(0 < p50 && p50 <= p99 && p99 <= p999 && p999 <= maximum)
     #expect((object["throughputFixesPerSecond"] as? Double ?? 0) > 0)
     #expect((object["peakMemoryBytes"] as? Int ?? 0) > 1_000_000)
+    #expect((object["readRowsPerSecond"] as? Double ?? 0) > 0)
+    #expect(object["compareGEOS"] == nil)
   }
 
   @Test func textSummaryNamesEveryFigure() throws {

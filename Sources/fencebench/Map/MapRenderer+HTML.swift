@@ -86,8 +86,7 @@ extension MapRenderer {
           + Self.flat(track.latitudes, track.longitudes, p, stride: stride) + "}")
     }
     try output.write("],\"events\":[")
-    var counts: [ZoneEvent.Kind: Int] = [:]
-    for event in events { counts[event.kind, default: 0] += 1 }
+    let counts = eventCounts
     for (index, event) in drawnEvents.enumerated() {
       let x = event.longitude.map { p.x($0) } ?? -1
       let y = event.latitude.map { p.y($0) } ?? -1
@@ -99,8 +98,8 @@ extension MapRenderer {
     let zoneIDs = zones.map(\.id)
     var legend = "],\"legend\":{\"zones\":\(zones.count),\"fences\":\(fenceCount),"
     legend += "\"fencesDrawn\":\(fences.count),\"geolines\":\(geolineCount),"
-    legend += "\"devices\":\(tracks.count),\"trackStride\":\(stride),"
-    legend += "\"events\":\(events.count),\"eventsDrawn\":\(drawnEvents.count),"
+    legend += "\"devices\":\(tracks.count),\"trackStride\":\(stride * sampledTrackStride),"
+    legend += "\"events\":\(eventTotal),\"eventsDrawn\":\(drawnEvents.count),"
     legend += "\"kinds\":{"
     legend += ZoneEvent.Kind.allCases.map {
       "\"\($0.rawValue)\":{\"count\":\(counts[$0, default: 0]),\"color\":\"\(Self.eventColor($0))\"}"

@@ -67,8 +67,7 @@ extension MapRenderer {
       }
     }
     try output.write("</g>\n<g id=\"events\" stroke=\"#fff\" stroke-width=\"1\">\n")
-    var counts: [ZoneEvent.Kind: Int] = [:]
-    for event in events { counts[event.kind, default: 0] += 1 }
+    let counts = eventCounts
     for event in drawnEvents {
       guard let lat = event.latitude, let lon = event.longitude else { continue }
       let x = p.x(lon), y = p.y(lat)
@@ -100,7 +99,7 @@ extension MapRenderer {
     lines.append(("hsl(200,65%,55%)", "fences: \(fences.count) of \(fenceCount) (\(zones.count) zones)"))
     lines.append(("#0b3d91", "GEOLINEs: \(geolineCount)"))
     lines.append(
-      (Self.deviceColor(0), "tracks: \(tracks.count) devices" + (stride > 1 ? ", every \(stride)th point" : "")))
+      (Self.deviceColor(0), "tracks: \(tracks.count) devices" + (stride * sampledTrackStride > 1 ? ", every \(stride * sampledTrackStride)th point" : "")))
     // The title wraps at about 30 characters a line (SVG text does not wrap by itself).
     var titleLines: [String] = [""]
     for long in title.split(separator: " ") {

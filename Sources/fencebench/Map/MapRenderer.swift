@@ -18,13 +18,22 @@ struct MapRenderer {
 
   var zones: [Zone]
   var tracks: [Track]
+  /// The events that may be drawn (for a long run, a sample: see ``EventReservoir``).
   var events: [ZoneEvent]
+  /// Every event of the run by kind, drawn or not, for the legend.
+  var eventCounts: [ZoneEvent.Kind: Int]
   /// The JSON text shown for an event (one NDJSON line of `fencebench run --events`).
   var eventText: (ZoneEvent) -> String
   var title = "fencebench map"
-  var pointBudget = 200_000
+  /// The default of ``pointBudget``.
+  static let defaultPointBudget = 200_000
+
+  var pointBudget = defaultPointBudget
   var fenceBudget = 20_000
   var eventBudget = 20_000
+  /// The stride the tracks were already thinned with (see ``TrackSampler``): the legend's
+  /// "every Nth point" is this times ``trackStride``.
+  var sampledTrackStride = 1
 
   /// The projection that holds every drawn fence, GEOLINE and event, and also every track
   /// point unless `focusOnZones` (then tracks are clipped to the zones' surroundings).
@@ -88,6 +97,9 @@ struct MapRenderer {
     let stride = (events.count + eventBudget - 1) / max(eventBudget, 1)
     return Swift.stride(from: 0, to: events.count, by: stride).map { events[$0] }
   }
+
+  /// Every event of the run, drawn or not.
+  var eventTotal: Int { eventCounts.values.reduce(0, +) }
 
   var fenceCount: Int { zones.reduce(0) { $0 + $1.fences.count } }
   var geolineCount: Int { zones.reduce(0) { $0 + $1.geolines.count } }

@@ -8,7 +8,11 @@ import FenceGeometry
 /// Timing: fixes are evaluated in batches of up to ``batchSize``; the evaluation time is the
 /// sum of the batches' monotonic-clock intervals, so parsing, sorting and event writing are
 /// excluded. With latency on, one clock reading is taken between consecutive fixes of a batch
-/// and each fix's interval goes into a ``LatencyHistogram``.
+/// and each fix's interval goes into a ``LatencyHistogram``. With `--compare-geos`, each batch
+/// then goes through ``GEOSComparison`` (outside the engine's timing).
+///
+/// For `--map`, tracks and events are sampled while the run goes on (``TrackSampler``,
+/// ``EventReservoir``), so the map costs bounded memory whatever the run's length.
 struct Replay {
   let command: RunCommand
   static let batchSize = 4096
@@ -16,13 +20,14 @@ struct Replay {
   private var histogram = LatencyHistogram()
   private var evaluationNanoseconds: UInt64 = 0
   private var eventCounts: [ZoneEvent.Kind: Int] = [:]
-  private var mapTracks: [MapRenderer.Track] = []
-  private var mapTrackIndex: [String: Int] = [:]
-  private var mapEvents: [ZoneEvent] = []
+  private var mapTracks = TrackSampler(pointBudget: MapRenderer.defaultPointBudget)
+  private var mapEvents: EventReservoir
+  private var comparison: GEOSComparison?
   private var progress = ProgressBar(label: "fencebench")
 
   init(command: RunCommand) {
     self.command = command
+    mapEvents = EventReservoir(capacity: command.mapEvents)
   }
 
   mutating func run() throws -> RunSummary {
@@ -39,6 +44,7 @@ struct Replay {
     let buildStart = MonotonicClock.nanoseconds()
     var evaluator = try ZoneEvaluator(configuration: command.engineConfiguration, zones: zones)
     summary.indexBuildSeconds = MonotonicClock.seconds(since: buildStart)
+    if command.compareGEOS { comparison = try GEOSComparison(zones: zones) }
 
     // Tracks.
     var options = TrackReadOptions()
@@ -102,15 +108,24 @@ struct Replay {
     summary.eventCounts = eventCounts
     summary.evaluationSeconds = Double(evaluationNanoseconds) / 1e9
     if command.latency, histogram.count > 0 {
-      summary.latencyMicroseconds = RunSummary.Latency(
-        p50: histogram.percentile(0.5) / 1000, p99: histogram.percentile(0.99) / 1000,
-        p999: histogram.percentile(0.999) / 1000, max: Double(histogram.maximum) / 1000)
+      summary.latencyMicroseconds = RunSummary.Latency(histogram)
+    }
+    summary.compareGEOS = comparison?.summary(engineSeconds: summary.evaluationSeconds)
+    for disagreement in comparison?.disagreements ?? [] {
+      let fix = disagreement.fix
+      printToStandardError(
+        "fencebench: FenceKit and GEOS disagree at device \(fix.device) time \(fix.time) "
+          + "lat \(fix.latitude) lon \(fix.longitude): FenceKit \(disagreement.fenceKit), "
+          + "GEOS \(disagreement.geos)")
     }
 
     if let path = command.map {
-      let renderer = MapRenderer(
-        zones: zones, tracks: mapTracks, events: mapEvents, eventText: { $0.ndjsonLine },
+      var renderer = MapRenderer(
+        zones: zones, tracks: mapTracks.sampledTracks, events: mapEvents.sample,
+        eventCounts: mapEvents.counts, eventText: { $0.ndjsonLine },
         title: "fencebench run: " + command.tracks.map(Self.fileName).joined(separator: ", "))
+      renderer.sampledTrackStride = mapTracks.stride
+      renderer.eventBudget = max(command.mapEvents, 1)
       let output = try OutputFile(path: path)
       if path.lowercased().hasSuffix(".svg") {
         try renderer.writeSVG(to: output)
@@ -143,18 +158,10 @@ struct Replay {
       for fix in batch { evaluator.process(fix, into: &events) }
       evaluationNanoseconds &+= MonotonicClock.nanoseconds() &- start
     }
+    try comparison?.run(batch, latency: command.latency)
     if command.map != nil {
       for fix in batch where Coordinate.isValidForMap(fix) {
-        let index: Int
-        if let known = mapTrackIndex[fix.device] {
-          index = known
-        } else {
-          index = mapTracks.count
-          mapTrackIndex[fix.device] = index
-          mapTracks.append(MapRenderer.Track(device: fix.device))
-        }
-        mapTracks[index].latitudes.append(fix.latitude)
-        mapTracks[index].longitudes.append(fix.longitude)
+        mapTracks.append(device: fix.device, latitude: fix.latitude, longitude: fix.longitude)
       }
     }
     try emit(events, writer: writer)
@@ -163,7 +170,7 @@ struct Replay {
   private mutating func emit(_ events: [ZoneEvent], writer: EventWriter?) throws {
     for event in events {
       eventCounts[event.kind, default: 0] += 1
-      if command.map != nil, event.kind != .monitoredSetChanged { mapEvents.append(event) }
+      if command.map != nil, event.kind != .monitoredSetChanged { mapEvents.offer(event) }
     }
     try writer?.write(contentsOf: events)
   }

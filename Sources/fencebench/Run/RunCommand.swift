@@ -93,8 +93,16 @@ struct RunCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Draw fences, tracks and events to an .html page or an .svg picture.", valueName: "file"))
   var map: String?
 
+  @Option(help: ArgumentHelp("The most events drawn on the map: a seeded random sample of the run's events when there are more.", valueName: "count"))
+  var mapEvents = 20_000
+
   @Flag(inversion: .prefixedNo, help: "Time each fix for latency percentiles (adds one clock reading per fix).")
   var latency = true
+
+  @Flag(
+    name: .customLong("compare-geos"),
+    help: "Also run a plain GEOS loop (STR-tree, prepared covers, chord test for circles) over the same fixes: its throughput, latency and the speed-up, and a check that FenceKit and GEOS find the same fences for every fix.")
+  var compareGEOS = false
 
   enum Backend: String, ExpressibleByArgument, CaseIterable {
     case native, geos
@@ -137,6 +145,9 @@ struct RunCommand: ParsableCommand {
     if let exitConfirmations, exitConfirmations < 1 {
       throw ValidationError("--exit-confirmations must be at least 1.")
     }
+    guard mapEvents >= 0 else {
+      throw ValidationError("--map-events must be 0 or more events.")
+    }
     if let map, !(map.lowercased().hasSuffix(".html") || map.lowercased().hasSuffix(".svg")) {
       throw ValidationError("--map must name an .html or .svg file, for example --map run.html.")
     }
@@ -158,6 +169,12 @@ struct RunCommand: ParsableCommand {
       var replay = Replay(command: self)
       let summary = try replay.run()
       print(json ? summary.jsonText : summary.text)
+      if let geos = summary.compareGEOS, !geos.agrees {
+        ExitCodes.printError(
+          "fencebench: FenceKit and GEOS disagree on \(geos.disagreeingFixes) fixes "
+            + "(containments: FenceKit \(geos.fenceKitContainments), GEOS \(geos.geosContainments))")
+        throw ExitCodes.disagreement
+      }
     }
   }
 }

@@ -10,13 +10,37 @@ import FenceFormats
 /// 0 with `--presorted`, where reading is interleaved), `evaluationSeconds`,
 /// `throughputFixesPerSecond` (fixes read / evaluation seconds), `latencyMicroseconds`
 /// (`p50`, `p99`, `p99.9`, `max`; `null` with `--no-latency`), `events`, `eventsByKind`
-/// (every kind), `peakMemoryBytes`, and `map` when one was written.
+/// (every kind), `peakMemoryBytes`, `readRowsPerSecond` (track rows read and sorted per second;
+/// 0 with `--presorted`), `map` when one was written, and `compareGEOS` with `--compare-geos`
+/// (see ``GEOSComparison``).
 struct RunSummary {
+  /// Per-fix latency percentiles, in microseconds.
   struct Latency {
     var p50: Double
     var p99: Double
     var p999: Double
     var max: Double
+  }
+
+  /// The plain GEOS loop of `--compare-geos` beside the engine.
+  ///
+  /// JSON keys, in this order: `buildSeconds` (GEOS tree and prepared polygons),
+  /// `evaluationSeconds`, `throughputFixesPerSecond`, `latencyMicroseconds` (or `null`),
+  /// `speedup` (GEOS loop time / engine time: how many times faster the engine is),
+  /// `fenceKitContainments` and `geosContainments` ((fix, fence) pairs with the fix in the
+  /// fence), `disagreeingFixes` and `agree`.
+  struct GEOSComparison {
+    var buildSeconds: Double
+    var evaluationSeconds: Double
+    var fixes: Int
+    var fenceKitContainments: Int
+    var geosContainments: Int
+    var disagreeingFixes: Int
+    var speedup = 0.0
+    var latencyMicroseconds: Latency?
+
+    var throughput: Double { evaluationSeconds > 0 ? Double(fixes) / evaluationSeconds : 0 }
+    var agrees: Bool { disagreeingFixes == 0 && fenceKitContainments == geosContainments }
   }
 
   var fixesRead = 0
@@ -35,6 +59,12 @@ struct RunSummary {
   var eventCounts: [ZoneEvent.Kind: Int] = [:]
   var peakMemoryBytes = 0
   var map: String?
+  var compareGEOS: GEOSComparison?
+
+  /// Track rows (fixes and skipped rows) read and sorted per second; 0 when not measured.
+  var readRowsPerSecond: Double {
+    readSeconds > 0 ? Double(fixesRead + rowsSkipped) / readSeconds : 0
+  }
 
   var throughput: Double {
     evaluationSeconds > 0 ? Double(fixesRead) / evaluationSeconds : 0
@@ -62,21 +92,36 @@ struct RunSummary {
     object["readSeconds"] = .number(Self.rounded(readSeconds, 6))
     object["evaluationSeconds"] = .number(Self.rounded(evaluationSeconds, 6))
     object["throughputFixesPerSecond"] = .number(throughput.rounded())
-    if let latency = latencyMicroseconds {
-      object["latencyMicroseconds"] = .object([
-        "p50": .number(Self.rounded(latency.p50, 3)), "p99": .number(Self.rounded(latency.p99, 3)),
-        "p99.9": .number(Self.rounded(latency.p999, 3)), "max": .number(Self.rounded(latency.max, 3)),
-      ])
-    } else {
-      object["latencyMicroseconds"] = .null
-    }
+    object["latencyMicroseconds"] = Self.json(latencyMicroseconds)
     object["events"] = .number(Double(eventTotal))
     var kinds = JSONObject()
     for kind in ZoneEvent.Kind.allCases { kinds[kind.rawValue] = .number(Double(eventCounts[kind, default: 0])) }
     object["eventsByKind"] = .object(kinds)
     object["peakMemoryBytes"] = .number(Double(peakMemoryBytes))
+    object["readRowsPerSecond"] = .number(readRowsPerSecond.rounded())
     if let map { object["map"] = .string(map) }
+    if let geos = compareGEOS {
+      var comparison = JSONObject()
+      comparison["buildSeconds"] = .number(Self.rounded(geos.buildSeconds, 6))
+      comparison["evaluationSeconds"] = .number(Self.rounded(geos.evaluationSeconds, 6))
+      comparison["throughputFixesPerSecond"] = .number(geos.throughput.rounded())
+      comparison["latencyMicroseconds"] = Self.json(geos.latencyMicroseconds)
+      comparison["speedup"] = .number(Self.rounded(geos.speedup, 3))
+      comparison["fenceKitContainments"] = .number(Double(geos.fenceKitContainments))
+      comparison["geosContainments"] = .number(Double(geos.geosContainments))
+      comparison["disagreeingFixes"] = .number(Double(geos.disagreeingFixes))
+      comparison["agree"] = .bool(geos.agrees)
+      object["compareGEOS"] = .object(comparison)
+    }
     return object
+  }
+
+  static func json(_ latency: Latency?) -> JSONValue {
+    guard let latency else { return .null }
+    return .object([
+      "p50": .number(rounded(latency.p50, 3)), "p99": .number(rounded(latency.p99, 3)),
+      "p99.9": .number(rounded(latency.p999, 3)), "max": .number(rounded(latency.max, 3)),
+    ])
   }
 
   var jsonText: String {
@@ -96,15 +141,29 @@ struct RunSummary {
     lines.append(("zones", "\(zones) (\(fences) fences, \(geolines) GEOLINEs)"))
     lines.append(("load", Self.duration(loadSeconds)))
     lines.append(("index build", Self.duration(indexBuildSeconds)))
-    if readSeconds > 0 { lines.append(("read + sort", Self.duration(readSeconds))) }
+    if readSeconds > 0 {
+      lines.append((
+        "read + sort",
+        Self.duration(readSeconds) + " (\(Self.grouped(Int(readRowsPerSecond.rounded()))) rows/s)"
+      ))
+    }
     let kinds = ZoneEvent.Kind.allCases.filter { eventCounts[$0, default: 0] > 0 }
       .map { "\($0.rawValue) \(eventCounts[$0, default: 0])" }.joined(separator: ", ")
     lines.append(("events", "\(eventTotal)" + (kinds.isEmpty ? "" : " (\(kinds))")))
     lines.append(("evaluation", Self.duration(evaluationSeconds)))
     lines.append(("throughput", "\(Self.grouped(Int(throughput.rounded()))) fixes/s"))
-    if let l = latencyMicroseconds {
+    if let l = latencyMicroseconds { lines.append(("latency", Self.percentiles(l))) }
+    if let geos = compareGEOS {
+      lines.append(("GEOS build", Self.duration(geos.buildSeconds)))
+      lines.append(("GEOS loop", Self.duration(geos.evaluationSeconds)))
+      lines.append(("GEOS throughput", "\(Self.grouped(Int(geos.throughput.rounded()))) fixes/s"))
+      if let l = geos.latencyMicroseconds { lines.append(("GEOS latency", Self.percentiles(l))) }
+      lines.append(("speed-up", FixedDecimal.text(geos.speedup, digits: 2) + "x the GEOS loop"))
       lines.append((
-        "latency", "p50 \(Self.micro(l.p50))  p99 \(Self.micro(l.p99))  p99.9 \(Self.micro(l.p999))  max \(Self.micro(l.max))"
+        "containments",
+        geos.agrees
+          ? "\(Self.grouped(geos.geosContainments)) (FenceKit and GEOS agree on every fix)"
+          : "FenceKit \(Self.grouped(geos.fenceKitContainments)), GEOS \(Self.grouped(geos.geosContainments)): \(geos.disagreeingFixes) fixes DISAGREE"
       ))
     }
     lines.append(("peak memory", "\(FixedDecimal.text(Double(peakMemoryBytes) / 1_048_576, digits: 1)) MiB"))
@@ -125,9 +184,14 @@ struct RunSummary {
       ? FixedDecimal.text(seconds * 1000, digits: 2) + " ms" : FixedDecimal.text(seconds, digits: 3) + " s"
   }
 
+  static func percentiles(_ l: Latency) -> String {
+    "p50 \(micro(l.p50))  p99 \(micro(l.p99))  p99.9 \(micro(l.p999))  max \(micro(l.max))"
+  }
+
   static func micro(_ us: Double) -> String { FixedDecimal.text(us, digits: 2) + " µs" }
 
   static func grouped(_ n: Int) -> String {
+    guard n >= 0 else { return "-" + grouped(-n) }
     let digits = Array(String(n))
     var out = ""
     for (i, d) in digits.enumerated() {
@@ -135,5 +199,14 @@ struct RunSummary {
       out.append(d)
     }
     return out
+  }
+}
+
+extension RunSummary.Latency {
+  /// The p50, p99, p99.9 and maximum of a histogram of nanoseconds, in microseconds.
+  init(_ histogram: LatencyHistogram) {
+    self.init(
+      p50: histogram.percentile(0.5) / 1000, p99: histogram.percentile(0.99) / 1000,
+      p999: histogram.percentile(0.999) / 1000, max: Double(histogram.maximum) / 1000)
   }
 }
