@@ -1,0 +1,295 @@
+import FenceGeometry
+
+extension ZoneEvaluator {
+  /// The per-device state of this evaluator, with zones and fences named by id (see
+  /// ``EvaluatorSnapshot``).
+  ///
+  /// - Complexity: O(*d* + *r*) for *d* devices with *r* zone records in all, plus one pass over
+  ///   the zones' vertices for the fingerprint.
+  public func snapshot() -> EvaluatorSnapshot {
+    snapshot(includingDevice: { _ in true })
+  }
+
+  /// The state of the devices whose names pass `isIncluded`, with the engine's time and
+  /// counters (for moving one partition of devices to another evaluator).
+  ///
+  /// Device handles are not kept in a partial snapshot: the devices are in handle order, but
+  /// without the others.
+  public func snapshot(includingDevice isIncluded: (String) -> Bool) -> EvaluatorSnapshot {
+    var zoneSequences: [EvaluatorSnapshot.ZoneSequence] = []
+    for case let zone? in zoneSlots {
+      zoneSequences.append(.init(zone: zone.id, addedSequence: zone.addedSequence))
+    }
+    zoneSequences.sort { $0.zone < $1.zone }
+    var snapshotDevices: [EvaluatorSnapshot.Device] = []
+    for device in devices where isIncluded(device.name) {
+      snapshotDevices.append(snapshotDevice(device))
+    }
+    return EvaluatorSnapshot(
+      zoneFingerprint: zoneFingerprint, time: time, acceptedFixCount: acceptedFixCount,
+      skippedFixCount: skippedFixCount, rejections: rejections, stayCounter: stayCounter,
+      addSequence: addSequence, zoneSequences: zoneSequences, devices: snapshotDevices)
+  }
+
+  /// Replaces every device's state, the engine's time and its counters by those of `snapshot`,
+  /// keeping this evaluator's zones and configuration; fixes processed afterwards give exactly
+  /// the events the evaluator the snapshot came from would have given.
+  ///
+  /// Device handles are those of the snapshot (handles issued by this evaluator before are no
+  /// longer valid). Zones must be the same (``zoneFingerprint``), loaded in any order.
+  ///
+  /// - Throws: ``SnapshotError`` with ``SnapshotError/Fault/zoneMismatch(snapshot:evaluator:)``
+  ///   when the zones differ, ``SnapshotError/Fault/unknownID(_:)`` or
+  ///   ``SnapshotError/Fault/malformed(_:)`` for an inconsistent snapshot; nothing changes then.
+  public mutating func restore(_ snapshot: EvaluatorSnapshot) throws {
+    let fingerprint = zoneFingerprint
+    guard snapshot.zoneFingerprint == fingerprint else {
+      throw SnapshotError(.zoneMismatch(snapshot: snapshot.zoneFingerprint, evaluator: fingerprint))
+    }
+    // Everything is built aside first, so that a throw changes nothing.
+    var sequences: [(slot: Int32, sequence: UInt64)] = []
+    for zone in snapshot.zoneSequences {
+      guard let slot = zoneSlotByID[zone.zone] else { throw SnapshotError(.unknownID(zone.zone)) }
+      sequences.append((slot, zone.addedSequence))
+    }
+    guard sequences.count == zoneSlotByID.count else {
+      throw SnapshotError(
+        .malformed("\(sequences.count) zone sequences for \(zoneSlotByID.count) zones"))
+    }
+    var newDevices: [DeviceState] = []
+    newDevices.reserveCapacity(snapshot.devices.count)
+    var newSlotByName: [String: Int32] = [:]
+    var queue = DwellQueue()
+    for device in snapshot.devices {
+      let slot = Int32(newDevices.count)
+      guard newSlotByName.updateValue(slot, forKey: device.name) == nil else {
+        throw SnapshotError(.malformed("device \"\(device.name)\" twice"))
+      }
+      let state = try restoredDevice(device)
+      for record in state.records where record.dwell == .scheduled {
+        queue.push(
+          DwellEntry(deadline: record.dwellDeadline, device: slot, zone: record.zone,
+            stay: record.stay))
+      }
+      newDevices.append(state)
+    }
+
+    for (slot, sequence) in sequences { zoneSlots[Int(slot)]?.addedSequence = sequence }
+    addSequence = snapshot.addSequence
+    devices = newDevices
+    deviceSlotByName = newSlotByName
+    dwellQueue = queue
+    stayCounter = snapshot.stayCounter
+    time = snapshot.time
+    rejections = snapshot.rejections
+    acceptedFixCount = snapshot.acceptedFixCount
+    skippedFixCount = snapshot.skippedFixCount
+  }
+
+  /// A 64-bit FNV-1a hash of everything about the loaded zones that events depend on: zone ids,
+  /// rules and custom data, fence ids and shapes (exact coordinate and radius bits), GEOLINE
+  /// ids, vertices and direction filters. Names and descriptions are left out. Zones are taken
+  /// in id order, so the order they were loaded in does not matter.
+  ///
+  /// Two evaluators (or shards) with the same fingerprint evaluate fixes the same way.
+  ///
+  /// - Complexity: O(*v*) for *v* vertices in all the zones.
+  public var zoneFingerprint: UInt64 {
+    var hash = FNV1a64()
+    var zones: [CompiledZone] = []
+    for case let zone? in zoneSlots { zones.append(zone) }
+    zones.sort { $0.id < $1.id }
+    hash.combine(UInt64(zones.count))
+    for compiled in zones {
+      let zone = compiled.zone
+      hash.combine(zone.id)
+      hash.combine(JSONValue.object(zone.customData))
+      let rules = zone.rules
+      hash.combine(rules.minimumRetriggerTime)
+      hash.combine(rules.dwell ?? -1)
+      hash.combine(UInt64(rules.checkOut ? 1 : 0) | UInt64(rules.initialTrigger ? 2 : 0))
+      hash.combine(rules.exitHysteresis)
+      hash.combine(UInt64(bitPattern: Int64(rules.exitConfirmations)))
+      hash.combine(UInt64(zone.fences.count))
+      for fence in zone.fences {
+        hash.combine(fence.id)
+        switch fence.area {
+        case .circle(let circle):
+          hash.combine(UInt64(1))
+          hash.combine(circle.center)
+          hash.combine(circle.radius)
+        case .polygon(let multiPolygon):
+          hash.combine(UInt64(2))
+          hash.combine(UInt64(multiPolygon.polygons.count))
+          for polygon in multiPolygon.polygons {
+            hash.combine(UInt64(polygon.rings.count))
+            for ring in polygon.rings { hash.combine(ring) }
+          }
+        }
+      }
+      hash.combine(UInt64(zone.geolines.count))
+      for geoline in zone.geolines {
+        hash.combine(geoline.id)
+        hash.combine(geoline.direction.rawValue)
+        hash.combine(geoline.line.vertices)
+      }
+    }
+    return hash.value
+  }
+
+  // MARK: - Between device state and snapshot values
+
+  private func snapshotDevice(_ device: DeviceState) -> EvaluatorSnapshot.Device {
+    var records: [EvaluatorSnapshot.Record] = []
+    records.reserveCapacity(device.records.count)
+    for record in device.records {
+      let presence: EvaluatorSnapshot.Presence
+      switch record.presence {
+      case .outside: presence = .outside
+      case .insideSilently: presence = .insideSilently
+      case .checkedIn: presence = .checkedIn
+      }
+      let dwell: EvaluatorSnapshot.Dwell
+      switch record.dwell {
+      case .none: dwell = .none
+      case .scheduled: dwell = .scheduled
+      case .waiting: dwell = .waiting
+      case .fired: dwell = .fired
+      }
+      var exit: EvaluatorSnapshot.PendingExit?
+      if record.exitCount > 0 {
+        exit = .init(
+          count: Int(record.exitCount), time: record.exitTime, latitude: record.exitLatitude,
+          longitude: record.exitLongitude, speed: record.exitSpeed, course: record.exitCourse)
+      }
+      records.append(
+        .init(
+          zone: zoneID(at: record.zone), presence: presence, stay: record.stay,
+          checkInTime: record.checkInTime, checkInFence: record.checkInFence,
+          willCheckOut: record.willCheckOut, dwell: dwell,
+          dwellDeadline: dwell == .none
+            ? Timestamp(microsecondsSinceEpoch: 0) : record.dwellDeadline,
+          exit: exit, windowStart: record.windowStart))
+    }
+    records.sort { $0.zone < $1.zone }
+    var lastFix: EvaluatorSnapshot.LastFix?
+    if device.hasFix {
+      lastFix = .init(
+        time: device.lastTime, latitude: device.lastCoordinate.latitude,
+        longitude: device.lastCoordinate.longitude, speed: device.lastSpeed,
+        course: device.lastCourse)
+    }
+    var safeDisc: EvaluatorSnapshot.SafeDisc?
+    if device.safeRadius > 0, device.safeGeneration == zoneGeneration {
+      safeDisc = .init(
+        x: device.safeCenter.x, y: device.safeCenter.y, z: device.safeCenter.z,
+        radius: device.safeRadius)
+    }
+    return EvaluatorSnapshot.Device(
+      name: device.name, lastFix: lastFix, lastSequence: device.lastSequence,
+      safeDisc: safeDisc, records: records,
+      monitored: device.monitored.map { elementID(at: $0) }.sorted())
+  }
+
+  private func restoredDevice(_ device: EvaluatorSnapshot.Device) throws -> DeviceState {
+    var state = DeviceState(name: device.name)
+    if let fix = device.lastFix {
+      state.hasFix = true
+      state.lastTime = fix.time
+      state.lastCoordinate = Coordinate(uncheckedLatitude: fix.latitude, longitude: fix.longitude)
+      state.lastSpeed = fix.speed
+      state.lastCourse = fix.course
+    }
+    state.lastSequence = device.lastSequence
+    if let disc = device.safeDisc {
+      state.safeCenter = ECEFPosition(x: disc.x, y: disc.y, z: disc.z)
+      state.safeRadius = disc.radius
+      state.safeGeneration = zoneGeneration
+    }
+    for record in device.records {
+      guard let zone = zoneSlotByID[record.zone] else { throw SnapshotError(.unknownID(record.zone)) }
+      var restored = ZoneRecord(zone: zone)
+      switch record.presence {
+      case .outside: restored.presence = .outside
+      case .insideSilently: restored.presence = .insideSilently
+      case .checkedIn: restored.presence = .checkedIn
+      }
+      switch record.dwell {
+      case .none: restored.dwell = .none
+      case .scheduled: restored.dwell = .scheduled
+      case .waiting: restored.dwell = .waiting
+      case .fired: restored.dwell = .fired
+      }
+      restored.stay = record.stay
+      restored.checkInTime = record.checkInTime
+      restored.checkInFence = record.checkInFence
+      restored.willCheckOut = record.willCheckOut
+      restored.dwellDeadline = record.dwellDeadline
+      if let exit = record.exit {
+        restored.exitCount = Int32(clamping: exit.count)
+        restored.exitTime = exit.time
+        restored.exitLatitude = exit.latitude
+        restored.exitLongitude = exit.longitude
+        restored.exitSpeed = exit.speed
+        restored.exitCourse = exit.course
+      }
+      restored.windowStart = record.windowStart
+      let (index, found) = state.recordIndex(of: zone)
+      guard !found else {
+        throw SnapshotError(.malformed("zone \"\(record.zone)\" twice for \"\(device.name)\""))
+      }
+      state.records.insert(restored, at: index)
+    }
+    for id in device.monitored {
+      guard let slot = elementSlotByID[id] else { throw SnapshotError(.unknownID(id)) }
+      state.monitored.append(slot)
+    }
+    state.monitored.sort()
+    return state
+  }
+}
+
+extension FNV1a64 {
+  mutating func combine(_ value: UInt64) {
+    combine(Int64(bitPattern: value))
+  }
+
+  mutating func combine(_ value: Double) {
+    combine(value.bitPattern)
+  }
+
+  mutating func combine(_ coordinate: Coordinate) {
+    combine(coordinate.latitude)
+    combine(coordinate.longitude)
+  }
+
+  mutating func combine(_ coordinates: [Coordinate]) {
+    combine(UInt64(coordinates.count))
+    for coordinate in coordinates { combine(coordinate) }
+  }
+
+  /// A JSON value with a type tag before each part, so that different values hash apart.
+  mutating func combine(_ value: JSONValue) {
+    switch value {
+    case .null: combine(byte: 0)
+    case .bool(let flag): combine(byte: flag ? 2 : 1)
+    case .number(let number):
+      combine(byte: 3)
+      combine(number)
+    case .string(let text):
+      combine(byte: 4)
+      combine(text)
+    case .array(let items):
+      combine(byte: 5)
+      combine(UInt64(items.count))
+      for item in items { combine(item) }
+    case .object(let object):
+      combine(byte: 6)
+      combine(UInt64(object.members.count))
+      for member in object.members {
+        combine(member.key)
+        combine(member.value)
+      }
+    }
+  }
+}
