@@ -4,13 +4,14 @@ import FenceTestSupport
 import Foundation
 import Testing
 
-/// `FenceMonitor` from many tasks at once: no race (run under ThreadSanitizer in CI), every
+/// `FenceMonitor` from many tasks at once: no data race (CI runs this suite under TSan), every
 /// event delivered once, in the order the engine decided it.
 @Suite struct ConcurrencyTests {
-  /// The first-hour fixes when present, else a synthetic walk over the harbor zones' area.
+  /// The harbor's first hour, from the copy in `Fixtures/` (always present).
+  static let firstHourPath = fixturePath("tracks/nyharbor-ais-2020-06-30-first-hour.csv")
+
   static func harborFixes() throws -> [LocationFix] {
-    guard HarborTests.hasFirstHour else { return SnapshotTests.walks(seed: 8, count: 3000) }
-    return try HarborTests.fixes(HarborTests.firstHourPath)
+    try HarborTests.fixes(firstHourPath)
   }
 
   static func collect(_ stream: AsyncStream<ZoneEvent>) -> Task<[ZoneEvent], Never> {

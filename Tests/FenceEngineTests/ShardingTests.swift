@@ -45,9 +45,9 @@ import Testing
     #expect(ShardedEvaluator.shard(forDevice: "device-42", shardCount: 1) == 0)
   }
 
-  @Test(.enabled(if: HarborTests.hasFirstHour), arguments: [1, 4])
+  @Test(arguments: [1, 4])
   func theHarborFirstHourShardedGivesTheEventsOfOneEngine(_ shards: Int) throws {
-    let fixes = try HarborTests.fixes(HarborTests.firstHourPath)
+    let fixes = try HarborTests.fixes(ConcurrencyTests.firstHourPath)
     let zones = try HarborTests.harborZones()
     let end = try #require(fixes.last).time.adding(seconds: 86_400)
     let expected = try Self.sequential(zones, fixes, end: end)
@@ -74,9 +74,8 @@ import Testing
 
   /// Rebalancing: half way through, every shard's state is encoded, decoded and restored into
   /// a new sharded evaluator (as a new owner of the partitions would), which continues.
-  @Test(.enabled(if: HarborTests.hasFirstHour))
-  func shardsMovedHalfWayThroughContinueWithTheEventsOfOneEngine() throws {
-    let fixes = try HarborTests.fixes(HarborTests.firstHourPath)
+  @Test func shardsMovedHalfWayThroughContinueWithTheEventsOfOneEngine() throws {
+    let fixes = try HarborTests.fixes(ConcurrencyTests.firstHourPath)
     let zones = try HarborTests.harborZones()
     let end = try #require(fixes.last).time.adding(seconds: 86_400)
     let expected = try Self.sequential(zones, fixes, end: end)
@@ -131,9 +130,9 @@ import Testing
     #expect(actual == expected)
   }
 
-  @Test(.enabled(if: HarborTests.hasFirstHour), arguments: [1, 4])
+  @Test(arguments: [1, 4])
   func aShardedMonitorFedInBatchesGivesTheEventsOfOneEngine(_ shards: Int) async throws {
-    let fixes = try HarborTests.fixes(HarborTests.firstHourPath)
+    let fixes = try HarborTests.fixes(ConcurrencyTests.firstHourPath)
     let zones = try HarborTests.harborZones()
     let end = try #require(fixes.last).time.adding(seconds: 86_400)
     let emitted = try Self.sequential(zones, fixes, end: end, sorted: false)

@@ -304,9 +304,8 @@ import Testing
 
   // MARK: - New York Harbor
 
-  @Test(.enabled(if: HarborTests.hasFirstHour))
-  func theHarborFirstHourResumedEvery500FixesGivesTheUninterruptedEvents() throws {
-    let fixes = try HarborTests.fixes(HarborTests.firstHourPath)
+  @Test func theHarborFirstHourResumedEvery500FixesGivesTheUninterruptedEvents() throws {
+    let fixes = try HarborTests.fixes(ConcurrencyTests.firstHourPath)
     let result = try Self.compare(try HarborTests.harborZones(), fixes, cutEvery: 500)
     #expect(result.snapshots == 17)
     #expect(result.plain.count > 20)
