@@ -10,7 +10,7 @@ import Testing
   struct GoldenCase: CustomTestStringConvertible, Sendable {
     let golden: String
     let options: [String]
-    var testDescription: String { golden }
+    var testDescription: String { ([golden] + options).joined(separator: " ") }
   }
 
   /// Each golden file was produced once by the binary and checked by eye against the spec
@@ -20,6 +20,8 @@ import Testing
   /// at St. George at 00:19:58).
   @Test(arguments: [
     GoldenCase(golden: "nyharbor-first-hour.ndjson", options: []),
+    // Skipping fixes inside a device's safe radius must not change a single event.
+    GoldenCase(golden: "nyharbor-first-hour.ndjson", options: ["--skip-unchanged"]),
     GoldenCase(
       golden: "nyharbor-first-hour-monitor-diagnostics.ndjson",
       options: ["--monitor", "3", "--radius", "2000", "--diagnostics"]),
@@ -95,6 +97,19 @@ import Testing
     #expect((object["peakMemoryBytes"] as? Int ?? 0) > 1_000_000)
     #expect((object["readRowsPerSecond"] as? Double ?? 0) > 0)
     #expect(object["compareGEOS"] == nil)
+    #expect(object["fixesSkippedUnchanged"] == nil)
+  }
+
+  @Test func skipUnchangedCountsTheSkippedFixes() throws {
+    let result = try FenceBenchProcess.run(
+      ["run", "--zones", Self.zones, Self.firstHour, "--skip-unchanged", "--json"])
+    #expect(result.status == 0)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    let skipped = try #require(object["fixesSkippedUnchanged"] as? Int)
+    // Most of the hour's fixes are ships at anchor or berth, far from every fence.
+    #expect(skipped > 1000 && skipped < 8687)
+    #expect(object["events"] as? Int == 57)
   }
 
   @Test func textSummaryNamesEveryFigure() throws {

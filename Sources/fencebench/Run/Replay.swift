@@ -103,6 +103,7 @@ struct Replay {
       printToStandardError("fencebench: warning: skipped \(issue)")
     }
     summary.fixesAccepted = evaluator.acceptedFixCount
+    if command.skipUnchanged { summary.fixesSkipped = evaluator.skippedFixCount }
     summary.rejections = evaluator.rejections
     summary.devices = evaluator.deviceCount
     summary.eventCounts = eventCounts

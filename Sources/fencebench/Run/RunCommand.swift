@@ -59,6 +59,9 @@ struct RunCommand: ParsableCommand {
   @Option(help: "How polygon fences are tested: native (Swift) or geos (GEOS prepared covers).")
   var backend: Backend = .native
 
+  @Flag(help: "Skip the geometric tests for fixes that provably cannot enter, leave or cross anything (inside a per-device safe radius); the events are the same. Ignored with --monitor.")
+  var skipUnchanged = false
+
   // MARK: Zone-rule defaults (for zones that do not set their own)
 
   @Option(help: ArgumentHelp("Default minimum retrigger time.", valueName: "seconds"))
@@ -161,7 +164,7 @@ struct RunCommand: ParsableCommand {
         ZoneEvaluator.ProximityMonitoring(count: $0, radius: radius, triggersOnlyMonitored: onlyMonitored)
       },
       predicateBackend: backend == .geos ? .geosPrepared : .native,
-      reportsRejections: diagnostics)
+      reportsRejections: diagnostics, skipsUnchangedFixes: skipUnchanged)
   }
 
   func run() throws {

@@ -4,7 +4,8 @@ import FenceFormats
 /// What `fencebench run` reports, as aligned text or as one JSON object (`--json`) with the
 /// same fields.
 ///
-/// JSON keys, in this order: `fixesRead`, `rowsSkipped`, `fixesAccepted`, `fixesRejected`,
+/// JSON keys, in this order: `fixesRead`, `rowsSkipped`, `fixesAccepted`,
+/// `fixesSkippedUnchanged` (only with `--skip-unchanged`), `fixesRejected`,
 /// `rejectedByReason` (every reason, zeros included), `zones`, `fences`, `geolines`,
 /// `devices`, `loadSeconds`, `indexBuildSeconds`, `readSeconds` (reading and sorting tracks;
 /// 0 with `--presorted`, where reading is interleaved), `evaluationSeconds`,
@@ -46,6 +47,8 @@ struct RunSummary {
   var fixesRead = 0
   var rowsSkipped = 0
   var fixesAccepted = 0
+  /// With `--skip-unchanged`: accepted fixes that skipped the geometric tests.
+  var fixesSkipped: Int?
   var rejections = RejectionCounts()
   var zones = 0
   var fences = 0
@@ -77,6 +80,7 @@ struct RunSummary {
     object["fixesRead"] = .number(Double(fixesRead))
     object["rowsSkipped"] = .number(Double(rowsSkipped))
     object["fixesAccepted"] = .number(Double(fixesAccepted))
+    if let fixesSkipped { object["fixesSkippedUnchanged"] = .number(Double(fixesSkipped)) }
     object["fixesRejected"] = .number(Double(rejections.total))
     var reasons = JSONObject()
     for reason in RejectionReason.allCases {
@@ -133,7 +137,10 @@ struct RunSummary {
   var text: String {
     var lines: [(String, String)] = []
     lines.append(("fixes read", "\(fixesRead)" + (rowsSkipped > 0 ? " (\(rowsSkipped) rows skipped)" : "")))
-    lines.append(("accepted", "\(fixesAccepted)"))
+    lines.append((
+      "accepted",
+      "\(fixesAccepted)" + (fixesSkipped.map { " (\($0) skipped the geometric tests)" } ?? "")
+    ))
     let reasons = RejectionReason.allCases.filter { rejections[$0] > 0 }
       .map { "\($0.rawValue) \(rejections[$0])" }.joined(separator: ", ")
     lines.append(("rejected", "\(rejections.total)" + (reasons.isEmpty ? "" : " (\(reasons))")))
