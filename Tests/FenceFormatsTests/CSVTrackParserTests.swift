@@ -169,7 +169,7 @@ import Testing
   @Test func recordsLongerThanTheChunkSizeAreRead() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let long = String(repeating: "x", count: ByteInput.chunkSize + 10)
+    let long = String(repeating: "x", count: ByteInput.Settings().chunkSize + 10)
     let path = try directory.write(
       "long.csv", "device,time,lat,lon,note\na,0,1,2,\(long)\nb,1,1,2,y\n")
     let reader = try TrackReader(path: path)

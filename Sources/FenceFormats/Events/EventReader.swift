@@ -9,10 +9,15 @@ public final class EventReader {
   public let path: String
   private let input: ByteInput
 
-  public init(path: String) throws {
+  public convenience init(path: String) throws {
+    try self.init(path: path, input: ByteInput.Settings())
+  }
+
+  /// Opens an event file with explicit input settings (`-` and chunk sizes, for tests).
+  init(path: String, input settings: ByteInput.Settings) throws {
     self.path = path
     do {
-      input = try ByteInput(path: path)
+      input = try ByteInput(path: path, settings: settings)
     } catch {
       throw EventReadError(file: path, line: 0, reason: "cannot open: \(error.reason)")
     }

@@ -20,7 +20,7 @@ public final class EventWriter {
   /// The path as given (`-` for standard output).
   public let path: String
   private enum Sink {
-    case file(UnsafeMutablePointer<FILE>, ownsHandle: Bool)
+    case file(UnsafeMutablePointer<FILE>)
     case gzip(gzFile)
     case closed
   }
@@ -33,14 +33,23 @@ public final class EventWriter {
   /// Opens a destination; `-` is standard output.
   ///
   /// - Throws: ``EventWriteError`` when the file cannot be created.
-  public init(path: String) throws {
+  public convenience init(path: String) throws {
+    try self.init(path: path, standardOutput: 1)
+  }
+
+  /// Opens a destination; `-` is the descriptor `standardOutput` (tests pass their own).
+  init(path: String, standardOutput: Int32) throws {
     self.path = path
     if path == "-" {
-      // A stream of our own on descriptor 1; it is flushed, never closed.
-      guard let handle = fdopen(1, "w") else {
-        throw EventWriteError(path: path, reason: String(cString: strerror(errno)))
+      // A stream of our own on a duplicate of the descriptor: closing it releases the stream
+      // and leaves standard output open.
+      let descriptor = dup(standardOutput)
+      guard descriptor >= 0, let handle = fdopen(descriptor, "w") else {
+        let reason = String(cString: strerror(errno))
+        if descriptor >= 0 { closeDescriptor(descriptor) }
+        throw EventWriteError(path: path, reason: reason)
       }
-      sink = .file(handle, ownsHandle: false)
+      sink = .file(handle)
     } else if path.lowercased().hasSuffix(".gz") {
       guard let handle = CZlib_openForWriting(path) else {
         throw EventWriteError(path: path, reason: String(cString: strerror(errno)))
@@ -50,7 +59,7 @@ public final class EventWriter {
       guard let handle = fopen(path, "wb") else {
         throw EventWriteError(path: path, reason: String(cString: strerror(errno)))
       }
-      sink = .file(handle, ownsHandle: true)
+      sink = .file(handle)
     }
     buffer.reserveCapacity(Self.flushThreshold + 1024)
   }
@@ -75,12 +84,12 @@ public final class EventWriter {
   /// Hands buffered lines to the file (and the C library's buffer to the system).
   public func flush() throws {
     guard !buffer.isEmpty else {
-      if case .file(let handle, _) = sink { fflush(handle) }
+      if case .file(let handle) = sink { fflush(handle) }
       return
     }
     let ok = buffer.withUTF8 { bytes -> Bool in
       switch sink {
-      case .file(let handle, _):
+      case .file(let handle):
         return fwrite(bytes.baseAddress, 1, bytes.count, handle) == bytes.count
           && fflush(handle) == 0
       case .gzip(let handle):
@@ -96,14 +105,15 @@ public final class EventWriter {
     }
   }
 
-  /// Flushes and closes the destination (standard output is flushed, not closed).
+  /// Flushes and closes the destination (for standard output, only this writer's duplicate of
+  /// the descriptor is closed).
   public func close() throws {
     if case .closed = sink { return }
     defer { sink = .closed }
     try flush()
     switch sink {
-    case .file(let handle, let owns):
-      if owns, fclose(handle) != 0 {
+    case .file(let handle):
+      if fclose(handle) != 0 {
         throw EventWriteError(path: path, reason: String(cString: strerror(errno)))
       }
     case .gzip(let handle):
@@ -121,4 +131,9 @@ public struct EventWriteError: Error, Hashable, Sendable, CustomStringConvertibl
   public var path: String
   public var reason: String
   public var description: String { "\(path): cannot write events: \(reason)" }
+}
+
+/// Closes a descriptor (a free function, since `EventWriter.close()` hides the C one).
+private func closeDescriptor(_ descriptor: Int32) {
+  _ = close(descriptor)
 }

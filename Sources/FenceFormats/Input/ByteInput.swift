@@ -8,17 +8,33 @@ internal import CZlib
   import Darwin
 #endif
 
-/// A file (or standard input) read in large chunks through zlib, so `.gz` files are
-/// decompressed transparently and uncompressed files pass straight through.
+/// A file (or standard input) read in chunks through zlib, so `.gz` files are decompressed
+/// transparently and uncompressed files pass straight through.
 ///
-/// Owns one buffer that grows only when a single line (or record) is longer than it. The
-/// pointers it hands out stay valid until the next call that reads.
+/// Owns one buffer, which grows only when a single record is longer than it. A record handed
+/// out by ``nextLine()`` or ``nextCSVRecord(delimiter:)`` points into that buffer: it is valid
+/// until the next call that reads (which may move the unread bytes to the front or grow the
+/// buffer), so callers must not keep it across calls.
+///
+/// Not thread-safe: one input per reader, one reader per task.
 final class ByteInput {
-  /// Bytes read per refill.
-  static let chunkSize = 1 << 20
+  /// How an input reads; the defaults suit real files, tests change them.
+  struct Settings {
+    /// The descriptor `-` stands for. It is duplicated, so closing the input never closes
+    /// the process's standard input.
+    var standardInput: Int32 = 0
+    /// Bytes asked of zlib per refill (tests use tiny chunks so every record straddles
+    /// refills).
+    var chunkSize = 1 << 20
+    /// The longest record accepted: a longer one (a file that is not text, or an unclosed CSV
+    /// quote) is an error rather than unbounded memory.
+    var maximumRecordLength = 1 << 28
+  }
 
   /// The path as given (`-` for standard input), for messages.
   let path: String
+  let chunkSize: Int
+  let maximumRecordLength: Int
   private let file: gzFile
   private var buffer: UnsafeMutablePointer<UInt8>
   private var capacity: Int
@@ -28,15 +44,27 @@ final class ByteInput {
   private var isAtEOF = false
   /// 1-based line number of the byte at `start`.
   private(set) var lineNumber = 1
+  /// 1-based line number of the record last returned.
+  private(set) var recordLine = 0
+  /// Whether the CSV record last returned ended inside a quoted field (at the end of input).
+  private(set) var recordHasUnclosedQuote = false
 
   /// Opens a file for reading; `-` is standard input.
   ///
   /// - Throws: ``InputError`` when the file cannot be opened.
-  init(path: String) throws(InputError) {
+  init(path: String, settings: Settings = Settings()) throws(InputError) {
+    precondition(settings.chunkSize > 0 && settings.maximumRecordLength > 0, "sizes must be > 0")
     self.path = path
+    self.chunkSize = settings.chunkSize
+    self.maximumRecordLength = settings.maximumRecordLength
     let handle: gzFile?
     if path == "-" {
-      handle = CZlib_openStandardInput()
+      let descriptor = dup(settings.standardInput)
+      guard descriptor >= 0 else {
+        throw InputError(path: path, reason: String(cString: strerror(errno)))
+      }
+      handle = CZlib_openDescriptorForReading(descriptor)
+      if handle == nil { close(descriptor) }
     } else {
       handle = CZlib_openForReading(path)
     }
@@ -44,8 +72,9 @@ final class ByteInput {
       throw InputError(path: path, reason: String(cString: strerror(errno)))
     }
     file = handle
-    gzbuffer(file, UInt32(Self.chunkSize))
-    capacity = Self.chunkSize
+    // zlib's own input buffer; at least 64 KiB even when tests read tiny chunks.
+    gzbuffer(file, UInt32(max(chunkSize, 1 << 16)))
+    capacity = chunkSize
     buffer = .allocate(capacity: capacity)
   }
 
@@ -65,7 +94,8 @@ final class ByteInput {
     }
   }
 
-  /// Moves unread bytes to the front and reads more; at end of file does nothing.
+  /// Moves unread bytes to the front, grows the buffer if it is full, and reads up to
+  /// ``chunkSize`` more bytes; at end of file does nothing.
   private func refill() throws(InputError) {
     if isAtEOF { return }
     if start > 0 {
@@ -81,11 +111,12 @@ final class ByteInput {
       buffer = grown
       capacity = newCapacity
     }
-    let count = gzread(file, buffer + end, UInt32(capacity - end))
+    let request = min(chunkSize, capacity - end)
+    let count = gzread(file, buffer + end, UInt32(request))
     if count < 0 {
       var code: Int32 = 0
       let message = gzerror(file, &code).map { String(cString: $0) } ?? "read error"
-      throw InputError(path: path, reason: message)
+      throw InputError(path: path, line: lineNumber, reason: message)
     }
     if count == 0 { isAtEOF = true }
     end += Int(count)
@@ -93,48 +124,78 @@ final class ByteInput {
 
   /// The next line without its `\n` (and without a `\r` before it), or `nil` at end of input.
   ///
-  /// With `quoteAware`, a newline inside a `"`-quoted field (RFC 4180) does not end the record.
-  /// The returned buffer is valid until the next call. `lineNumber` is then the line the record
-  /// started on (see ``recordLine``).
-  func nextLine(quoteAware: Bool = false) throws(InputError) -> UnsafeMutableBufferPointer<UInt8>? {
-    var scanFrom = start
-    var insideQuotes = false
+  /// The last line needs no newline. ``recordLine`` is then the line's number.
+  ///
+  /// - Throws: ``InputError`` on a read error or a line longer than ``maximumRecordLength``.
+  func nextLine() throws(InputError) -> UnsafeMutableBufferPointer<UInt8>? {
+    try nextRecord(csvDelimiter: nil)
+  }
+
+  /// The next CSV record (RFC 4180: a newline inside a quoted field does not end it), without
+  /// its line ending, or `nil` at end of input.
+  ///
+  /// ``recordLine`` is then the line the record starts on, and ``recordHasUnclosedQuote``
+  /// tells whether the input ended inside a quoted field.
+  ///
+  /// - Throws: ``InputError`` on a read error or a record longer than ``maximumRecordLength``.
+  func nextCSVRecord(delimiter: UInt8) throws(InputError) -> UnsafeMutableBufferPointer<UInt8>? {
+    try nextRecord(csvDelimiter: delimiter)
+  }
+
+  /// Finds the end of the next record. `scanned` counts the bytes after `start` already known
+  /// not to end the record, and `state` is the CSV state after them, so that a refill (which
+  /// moves the bytes) never makes a byte be scanned twice or a quote be misread.
+  private func nextRecord(csvDelimiter: UInt8?) throws(InputError)
+    -> UnsafeMutableBufferPointer<UInt8>?
+  {
+    var scanned = 0
+    var state = CSVQuoteState.fieldStart
     while true {
-      // Find the next newline from scanFrom.
-      if scanFrom < end,
-        let found = memchr(buffer + scanFrom, 0x0A, end - scanFrom)
-      {
-        let newline = found.assumingMemoryBound(to: UInt8.self) - buffer
-        if quoteAware {
-          insideQuotes = Self.togglesQuote(buffer + scanFrom, newline - scanFrom, insideQuotes)
-          if insideQuotes {
-            scanFrom = newline + 1
-            continue
-          }
+      let scanFrom = start + scanned
+      if scanFrom < end, let found = memchr(buffer + scanFrom, 0x0A, end - scanFrom) {
+        let newline = scanFrom + (UnsafeRawPointer(found) - UnsafeRawPointer(buffer + scanFrom))
+        guard let delimiter = csvDelimiter else {
+          return takeRecord(upTo: newline, consuming: newline + 1, unclosedQuote: false)
         }
-        return takeRecord(upTo: newline, consuming: newline + 1)
+        // A newline ends the record unless a quoted field is open at it.
+        if state != .quoted && memchr(buffer + scanFrom, 0x22, newline - scanFrom) == nil {
+          return takeRecord(upTo: newline, consuming: newline + 1, unclosedQuote: false)
+        }
+        state = CSVQuoteState.scan(
+          buffer + scanFrom, count: newline - scanFrom, delimiter: delimiter, from: state)
+        if state != .quoted {
+          return takeRecord(upTo: newline, consuming: newline + 1, unclosedQuote: false)
+        }
+        scanned = newline + 1 - start  // the newline belongs to the quoted field
+        continue
       }
-      if quoteAware && scanFrom < end {
-        insideQuotes = Self.togglesQuote(buffer + scanFrom, end - scanFrom, insideQuotes)
+      // No newline in what is buffered: account for it, then read more.
+      if let delimiter = csvDelimiter, scanFrom < end {
+        state = CSVQuoteState.scan(
+          buffer + scanFrom, count: end - scanFrom, delimiter: delimiter, from: state)
       }
-      let scanned = end - start
+      scanned = end - start
       if isAtEOF {
         if start == end { return nil }
-        return takeRecord(upTo: end, consuming: end)
+        return takeRecord(upTo: end, consuming: end, unclosedQuote: state == .quoted)
+      }
+      if scanned > maximumRecordLength {
+        throw InputError(
+          path: path, line: lineNumber,
+          reason: "a record longer than \(maximumRecordLength) bytes (is this a text file, or is a quote left open?)")
       }
       try refill()
-      scanFrom = start + scanned
     }
   }
 
-  /// 1-based line number of the record last returned by ``nextLine(quoteAware:)``.
-  private(set) var recordLine = 0
-
-  private func takeRecord(upTo stop: Int, consuming next: Int) -> UnsafeMutableBufferPointer<UInt8> {
+  private func takeRecord(upTo stop: Int, consuming next: Int, unclosedQuote: Bool)
+    -> UnsafeMutableBufferPointer<UInt8>
+  {
     var length = stop - start
     if length > 0, buffer[start + length - 1] == 0x0D { length -= 1 }
     let record = UnsafeMutableBufferPointer(start: buffer + start, count: length)
     recordLine = lineNumber
+    recordHasUnclosedQuote = unclosedQuote
     // Count the newlines inside the record (quoted fields may hold some) plus its terminator.
     var newlines = next > stop ? 1 : 0
     if length > 0, memchr(buffer + start, 0x0A, length) != nil {
@@ -143,16 +204,6 @@ final class ByteInput {
     lineNumber += newlines
     start = next
     return record
-  }
-
-  /// Whether an odd number of `"` in `count` bytes flips the quote state.
-  private static func togglesQuote(_ p: UnsafeMutablePointer<UInt8>, _ count: Int, _ state: Bool)
-    -> Bool
-  {
-    var state = state
-    if memchr(p, 0x22, count) == nil { return state }
-    for index in 0..<count where p[index] == 0x22 { state.toggle() }
-    return state
   }
 
   /// The next byte, or `nil` at end of input (for the XML scanner, which reads byte by byte).
@@ -172,5 +223,13 @@ final class ByteInput {
 /// A file that could not be opened or read.
 struct InputError: Error, Sendable {
   var path: String
+  /// 1-based line where reading stopped, when known.
+  var line: Int?
   var reason: String
+
+  init(path: String, line: Int? = nil, reason: String) {
+    self.path = path
+    self.line = line
+    self.reason = reason
+  }
 }

@@ -1,18 +1,10 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Parsing of decimal numbers straight from UTF-8 bytes, correctly rounded.
 ///
 /// Accepts `[+-]digits[.digits][(e|E)[+-]digits]` (also `.5` and `5.`); no spaces, no `nan`,
 /// no `inf`, no hexadecimal. Numbers with at most 15 significant digits and a small decimal
 /// exponent (the usual case: coordinates, speeds, epoch seconds) take Clinger's exact fast path
-/// (one multiplication or division of two exact doubles); the rest go to `strtod`, which rounds
-/// correctly as well.
+/// (one multiplication or division of two exact doubles); the rest go to the standard library's
+/// `Double(_: String)`, which rounds correctly as well and ignores the C locale.
 enum DecimalNumber {
   /// Exact powers of ten as doubles (10^0 ... 10^22 are exactly representable).
   private static let powersOfTen: [Double] = [
@@ -109,18 +101,13 @@ enum DecimalNumber {
     return text.withUTF8 { parse($0) }
   }
 
-  /// Correctly rounded conversion by the C library, for long or extreme numbers.
+  /// Correctly rounded conversion by the standard library, for long or extreme numbers.
+  ///
+  /// `Double(_: String)` always reads `.` as the decimal point, whatever the C locale, unlike
+  /// `strtod`.
   private static func slowParse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
-    // The grammar was checked by the caller, so strtod sees only a plain decimal number.
-    var scratch = [CChar](repeating: 0, count: bytes.count + 1)
-    for index in 0..<bytes.count { scratch[index] = CChar(bitPattern: bytes[index]) }
-    return scratch.withUnsafeBufferPointer { buffer -> Double? in
-      guard let base = buffer.baseAddress else { return nil }
-      var end: UnsafeMutablePointer<CChar>?
-      let value = strtod(base, &end)
-      guard let end, end - UnsafeMutablePointer(mutating: base) == bytes.count else { return nil }
-      return value
-    }
+    // The grammar was checked by the caller, so only a plain decimal number arrives here.
+    Double(String(decoding: bytes, as: UTF8.self))
   }
 
   /// The value of a decimal integer without sign, fraction or exponent, or `nil`.

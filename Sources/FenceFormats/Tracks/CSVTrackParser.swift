@@ -11,7 +11,10 @@ import FenceEngine
 /// Reads fixes from CSV with a header row, field by field from the input buffer.
 ///
 /// Fields follow RFC 4180: a field in double quotes may hold the delimiter, newlines and `""`
-/// (a literal quote); it is unescaped in place. Spaces and tabs around a field are ignored.
+/// (a literal quote); it is unescaped in place. A `"` anywhere but at the start of a field is an
+/// ordinary byte (``CSVQuoteState``), so a stray quote spoils one field, never the rest of the
+/// file. Spaces and tabs around a field are ignored (tabs are kept when they are the delimiter).
+/// A quoted field still open at the end of the file makes its record a row error.
 /// Empty lines are skipped silently. A missing optional value (empty field) is `nil`.
 final class CSVTrackParser: TrackParser {
   private let input: ByteInput
@@ -43,7 +46,7 @@ final class CSVTrackParser: TrackParser {
     // Header: the first non-empty record.
     var header: [String] = []
     do {
-      while let record = try input.nextLine(quoteAware: true) {
+      while let record = try input.nextCSVRecord(delimiter: options.delimiter) {
         var bytes = UnsafeMutableBufferPointer(rebasing: record[...])
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
           bytes = UnsafeMutableBufferPointer(rebasing: bytes[3...])  // UTF-8 byte order mark
@@ -135,7 +138,7 @@ final class CSVTrackParser: TrackParser {
     var i = 0
     while true {
       // Skip leading blanks.
-      while i < count, record[i] == 0x20 || record[i] == 0x09 { i += 1 }
+      while i < count, CSVQuoteState.isBlank(record[i], delimiter: delimiter) { i += 1 }
       if i < count, record[i] == 0x22 {
         // Quoted: unescape "" in place; content ends at the closing quote.
         i += 1
@@ -166,7 +169,7 @@ final class CSVTrackParser: TrackParser {
         let start = i
         while i < count, record[i] != delimiter { i += 1 }
         var end = i
-        while end > start, record[end - 1] == 0x20 || record[end - 1] == 0x09 { end -= 1 }
+        while end > start, CSVQuoteState.isBlank(record[end - 1], delimiter: delimiter) { end -= 1 }
         bounds[2 * fields] = start
         bounds[2 * fields + 1] = end
         fields += 1
@@ -185,7 +188,7 @@ final class CSVTrackParser: TrackParser {
     while true {
       let optionalRecord: UnsafeMutableBufferPointer<UInt8>?
       do {
-        optionalRecord = try input.nextLine(quoteAware: true)
+        optionalRecord = try input.nextCSVRecord(delimiter: delimiter)
       } catch {
         throw error.trackReadError
       }
@@ -195,6 +198,10 @@ final class CSVTrackParser: TrackParser {
       let fieldCount = Self.split(record, delimiter: delimiter, limit: neededFields, bounds)
       if fieldCount == 1, bounds[0] == bounds[1] { continue }  // a blank line
       let line = input.recordLine
+      if input.recordHasUnclosedQuote {
+        try log.skip(line: line, "a quoted field is not closed before the end of the file")
+        continue
+      }
       guard fieldCount >= neededFields else {
         try log.skip(
           line: line,

@@ -18,7 +18,10 @@ final class GPXTrackParser: TrackParser {
   private let fallbackDevice: String
   /// Local names of the open elements.
   private var stack: [String] = []
+  /// Text of the current element, at most ``maximumTextLength`` bytes (the values read are
+  /// short; a longer text is cut, which makes a time or number invalid and a name shorter).
   private var text: [UInt8] = []
+  private static let maximumTextLength = 1 << 16
   private var trackName: String?
   // The point being read.
   private var pointLine = 0
@@ -44,7 +47,11 @@ final class GPXTrackParser: TrackParser {
   func next(_ log: inout IssueLog) throws(TrackReadError) -> LocationFix? {
     while let b = try byte() {
       if b != UInt8(ascii: "<") {
-        if b == UInt8(ascii: "&") { try appendEntity() } else { text.append(b) }
+        if b == UInt8(ascii: "&") {
+          try appendEntity()
+        } else if text.count < Self.maximumTextLength {
+          text.append(b)
+        }
         continue
       }
       guard let first = try byte() else { throw xmlError("unexpected end of input after '<'") }
@@ -204,11 +211,11 @@ final class GPXTrackParser: TrackParser {
         let end = Array("]]>".utf8)
         var content: [UInt8] = []
         while let c = try byte() {
-          content.append(c)
+          if content.count < Self.maximumTextLength { content.append(c) }
           if c == end[matched] {
             matched += 1
             if matched == 3 {
-              text.append(contentsOf: content.dropLast(3))
+              text.append(contentsOf: content.dropLast(content.count < Self.maximumTextLength ? 3 : 0))
               return
             }
           } else {
@@ -290,7 +297,11 @@ final class GPXTrackParser: TrackParser {
       while true {
         guard let v = try byte() else { throw xmlError("unterminated attribute value in <\(elementName)>") }
         if v == q { break }
-        if v == UInt8(ascii: "&") { try appendEntity() } else { text.append(v) }
+        if v == UInt8(ascii: "&") {
+          try appendEntity()
+        } else if text.count < Self.maximumTextLength {
+          text.append(v)
+        }
       }
       attributes.append((localName(attributeName), trimmed(text)))
       text = saved

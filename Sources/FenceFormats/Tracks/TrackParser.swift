@@ -7,7 +7,7 @@ protocol TrackParser: AnyObject {
 }
 
 extension InputError {
-  var trackReadError: TrackReadError { TrackReadError(file: path, reason: reason) }
+  var trackReadError: TrackReadError { TrackReadError(file: path, line: line, reason: reason) }
 }
 
 /// The file name without directories and without its extensions (`a/b/ferry.gpx.gz` gives

@@ -30,7 +30,13 @@ public final class TrackReader {
   ///
   /// - Throws: ``TrackReadError`` when the file cannot be opened, its format cannot be told from
   ///   its name, or a CSV header lacks a required column.
-  public init(path: String, options: TrackReadOptions = TrackReadOptions()) throws {
+  public convenience init(path: String, options: TrackReadOptions = TrackReadOptions()) throws {
+    try self.init(path: path, options: options, input: ByteInput.Settings())
+  }
+
+  /// Opens a track file with explicit input settings (tests read tiny chunks, or a descriptor
+  /// of their own as standard input).
+  init(path: String, options: TrackReadOptions, input settings: ByteInput.Settings) throws {
     guard let format = options.format ?? TrackFormat(path: path) else {
       throw TrackReadError(
         file: path,
@@ -38,7 +44,7 @@ public final class TrackReader {
     }
     let input: ByteInput
     do {
-      input = try ByteInput(path: path)
+      input = try ByteInput(path: path, settings: settings)
     } catch {
       throw TrackReadError(file: path, reason: "cannot open: \(error.reason)")
     }

@@ -24,9 +24,16 @@ public enum ZoneLoader {
   public static func loadZones(contentsOf path: String, options: ZoneLoadOptions = ZoneLoadOptions())
     throws -> [Zone]
   {
+    try loadZones(contentsOf: path, options: options, input: ByteInput.Settings())
+  }
+
+  /// Loads the zones of a file with explicit input settings (`-` and chunk sizes, for tests).
+  static func loadZones(contentsOf path: String, options: ZoneLoadOptions, input settings: ByteInput.Settings)
+    throws -> [Zone]
+  {
     let bytes: [UInt8]
     do {
-      bytes = try ByteInput(path: path).readAll()
+      bytes = try ByteInput(path: path, settings: settings).readAll()
     } catch {
       throw ZoneLoadError(file: path, message: "cannot read: \(error.reason)")
     }
