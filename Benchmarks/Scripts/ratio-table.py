@@ -5,7 +5,9 @@ of the same workload, and its median allocation count.
 
 Usage: swift package benchmark --target IndexBenchmarks --format markdown --no-progress \
          | python3 Scripts/ratio-table.py
-Benchmark names are "<workload>: <variant>"; the variant naming GEOS is the reference.
+   or: python3 Scripts/ratio-table.py run1.md [run2.md ...]
+With several saved runs, the table shows the first run and adds the range of the speed-up over
+all runs. Benchmark names are "<workload>: <variant>"; the variant naming GEOS is the reference.
 """
 import re
 import sys
@@ -52,14 +54,36 @@ def show(ns):
     return f"{ns:,.0f} ns"
 
 
-def main():
-    results = parse(sys.stdin.read().splitlines())
+def group(results):
     groups = {}
     for name, metrics in results.items():
         workload, _, variant = name.partition(": ")
         groups.setdefault(workload, []).append((variant or "-", metrics))
-    print("| workload | variant | median time | vs GEOS | mallocs | other (median) |")
-    print("|---|---|---:|---:|---:|---|")
+    return groups
+
+
+def speedups(groups):
+    table = {}
+    for workload, variants in groups.items():
+        reference = next((m.get("ns") for v, m in variants if "GEOS" in v), None)
+        for variant, metrics in variants:
+            if reference and metrics.get("ns") and "GEOS" not in variant:
+                table[(workload, variant)] = reference / metrics["ns"]
+    return table
+
+
+def main():
+    if len(sys.argv) > 1:
+        runs = [parse(open(path).read().splitlines()) for path in sys.argv[1:]]
+    else:
+        runs = [parse(sys.stdin.read().splitlines())]
+    results = runs[0]
+    groups = group(results)
+    spread = [speedups(group(run)) for run in runs]
+    several = len(runs) > 1
+    extra = " speed-up over all runs |" if several else ""
+    print(f"| workload | variant | median time | speed-up vs GEOS | mallocs |{extra} other (median) |")
+    print("|---|---|---:|---:|---:|" + ("---:|" if several else "") + "---|")
     for workload in sorted(groups):
         variants = groups[workload]
         reference = next((m.get("ns") for v, m in variants if "GEOS" in v), None)
@@ -74,7 +98,11 @@ def main():
             other = ", ".join(
                 f"{k}: {v:,.0f}" for k, v in metrics.items()
                 if k not in ("ns", "mallocs") and not k.startswith("Throughput"))
-            print(f"| {workload} | {variant} | {show(ns)} | {ratio} | {mallocs} | {other} |")
+            column = ""
+            if several:
+                seen = [r[(workload, variant)] for r in spread if (workload, variant) in r]
+                column = f" {min(seen):.2f}-{max(seen):.2f}x |" if seen else " |"
+            print(f"| {workload} | {variant} | {show(ns)} | {ratio} | {mallocs} |{column} {other} |")
 
 
 if __name__ == "__main__":
