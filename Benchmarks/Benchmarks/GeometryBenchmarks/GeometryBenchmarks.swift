@@ -48,8 +48,8 @@ let benchmarks: @Sendable () -> Void = {
 /// Shapes and (shape index, point) queries.
 typealias PIPWorkload = (shapes: [MultiPolygon], queries: [(Int, Position)])
 
-/// 1,000 queries: a shape chosen uniformly among those with at least `minimumVertices`
-/// vertices, then a point uniform in its bounding box.
+/// 1,000 queries: a shape among those with at least `minimumVertices` vertices, spread over
+/// them by a multiplicative hash of the query number, then a point uniform in its box.
 func queriesInBoxes(_ shapes: [MultiPolygon], minimumVertices: Int) -> PIPWorkload {
   let chosen = shapes.filter { $0.vertexCount >= minimumVertices }
   precondition(!chosen.isEmpty, "No shape has \(minimumVertices) vertices")
@@ -59,20 +59,12 @@ func queriesInBoxes(_ shapes: [MultiPolygon], minimumVertices: Int) -> PIPWorklo
   ).enumerated() {
     let shape = (k &* 2_654_435_761) % chosen.count
     let box = chosen[shape].boundingBox
-    var west = box.west
-    var east = box.east
-    if west > east { east += 360 }  // crossing the antimeridian: unwrap, then wrap back
-    var longitude = west + (east - west) * point.longitude
+    // A box crossing the antimeridian is unwrapped (east + 360), sampled, then wrapped back.
+    let east = box.west > box.east ? box.east + 360 : box.east
+    var longitude = box.west + (east - box.west) * point.longitude
     if longitude > 180 { longitude -= 360 }
-    west = longitude
-    queries.append(
-      (
-        shape,
-        Position(
-          Coordinate(
-            uncheckedLatitude: box.south + (box.north - box.south) * point.latitude,
-            longitude: west))
-      ))
+    let latitude = box.south + (box.north - box.south) * point.latitude
+    queries.append((shape, Position(Coordinate(uncheckedLatitude: latitude, longitude: longitude))))
   }
   return (chosen, queries)
 }

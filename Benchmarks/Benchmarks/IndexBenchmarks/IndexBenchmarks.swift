@@ -5,6 +5,12 @@ import FenceIndex
 import FenceWorkloads
 import GEOSBaseline
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 // Each benchmark runs in its own process, so the data is built in the benchmark's setup hook
 // (outside every measurement), never at registration. Query benchmarks run 1,000 queries per
 // iteration (`scalingFactor: .kilo`): the reported time and allocations are per query.
@@ -377,7 +383,3 @@ func geosQuery(_ tree: GEOSSTRTree, _ point: Position, _ visit: (Int32) -> Void)
     preconditionFailure("GEOS: \(error)")
   }
 }
-
-#if canImport(Glibc)
-  import Glibc
-#endif
