@@ -1,11 +1,14 @@
 import FenceGeometry
 
 /// What the index knows about one stored box besides its coordinates.
+@usableFromInline
 struct EntryFlags: OptionSet, Sendable, Hashable {
-  let rawValue: UInt8
+  @usableFromInline let rawValue: UInt8
+
+  @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
 
   /// The item was removed; the entry stays until the next rebuild (a tombstone).
-  static let removed = EntryFlags(rawValue: 1)
+  @usableFromInline static let removed = EntryFlags(rawValue: 1)
   /// The western part, `west...180`, of an item whose box crosses the antimeridian.
   static let firstPart = EntryFlags(rawValue: 2)
   /// The eastern part, `-180...east`, of an item whose box crosses the antimeridian.
@@ -19,13 +22,14 @@ struct EntryFlags: OptionSet, Sendable, Hashable {
 /// Serves as the leaves of a ``PackedTree`` (in Hilbert order) and as the unsorted tail of recent
 /// inserts. An item whose box crosses the antimeridian is two entries under one id, its
 /// ``BoundingBox/planarParts``; in a tail the two are adjacent, first part first.
+@usableFromInline
 struct EntryList: Sendable {
   /// Four numbers per entry: west, south, east, north, in degrees, with `west <= east`.
-  var boxes: ContiguousArray<Double> = []
-  var ids: ContiguousArray<Int32> = []
-  var flags: ContiguousArray<EntryFlags> = []
+  @usableFromInline var boxes: ContiguousArray<Double> = []
+  @usableFromInline var ids: ContiguousArray<Int32> = []
+  @usableFromInline var flags: ContiguousArray<EntryFlags> = []
 
-  var count: Int { ids.count }
+  @inlinable var count: Int { ids.count }
 
   init() {}
 

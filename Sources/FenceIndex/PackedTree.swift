@@ -4,18 +4,19 @@
 /// internal node covers up to `nodeSize` consecutive nodes of the level below. Levels are stored
 /// one after another, the lowest internal level first and the root last, so a node is an index
 /// and no object is allocated per node. Removal only marks an entry ``EntryFlags/removed``.
+@usableFromInline
 struct PackedTree: Sendable {
-  let nodeSize: Int
+  @usableFromInline let nodeSize: Int
   /// The leaves, in Hilbert order.
-  private(set) var entries: EntryList
+  @usableFromInline private(set) var entries: EntryList
   /// Four numbers per internal node (west, south, east, north), lowest level first, root last.
-  private(set) var nodeBoxes: ContiguousArray<Double>
+  @usableFromInline private(set) var nodeBoxes: ContiguousArray<Double>
   /// Per internal node, the index of its first child: an entry index for nodes of level 1, a node
   /// index above.
-  private(set) var firstChild: ContiguousArray<Int32>
+  @usableFromInline private(set) var firstChild: ContiguousArray<Int32>
   /// Per level, the end of its index range: `levelEnds[0]` is the entry count, `levelEnds[l]`
   /// for `l >= 1` is an end in the internal node arrays. Empty when the tree is.
-  private(set) var levelEnds: ContiguousArray<Int>
+  @usableFromInline private(set) var levelEnds: ContiguousArray<Int>
   /// `(id, slot)` pairs sorted by id then slot: the id (sign bit flipped) in the high 32 bits,
   /// the entry index in the low 32 bits. Finds an item's entries in O(log *n*).
   private(set) var idOrder: ContiguousArray<UInt64>
@@ -153,8 +154,8 @@ struct PackedTree: Sendable {
     UInt64(UInt32(bitPattern: id) ^ 0x8000_0000)
   }
 
-  var entryCount: Int { entries.count }
-  var height: Int { levelEnds.count }
+  @inlinable var entryCount: Int { entries.count }
+  @inlinable var height: Int { levelEnds.count }
   /// Entries not marked removed.
   var liveEntryCount: Int { entries.count - removedCount }
 
@@ -184,7 +185,7 @@ struct PackedTree: Sendable {
   }
 
   /// The most groups a depth-first traversal keeps pending at once.
-  var stackCapacity: Int { nodeSize * max(height, 1) + 1 }
+  @inlinable var stackCapacity: Int { nodeSize * max(height, 1) + 1 }
 
   /// Calls `body` with the slot of every entry (removed ones included) whose box and whose
   /// ancestors' boxes pass `accepts`.
@@ -233,6 +234,7 @@ struct PackedTree: Sendable {
   /// Calls `visit` with the id of every live entry whose box holds (`x`, `y`), edges included.
   ///
   /// The hot path: ``forEachEntry(where:_:)`` specialised by hand for a point.
+  @inlinable
   func forEachLiveID(containingX x: Double, y: Double, _ visit: (Int32) -> Void) {
     guard !levelEnds.isEmpty else { return }
     let nodeSize = self.nodeSize

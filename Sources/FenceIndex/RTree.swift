@@ -31,11 +31,11 @@ public struct RTree: Sendable {
   let rebuildDivisor: Int
 
   /// The Hilbert-packed tree holding most items.
-  private(set) var main: PackedTree
+  @usableFromInline private(set) var main: PackedTree
   /// The Hilbert-packed tree of items inserted since the last full rebuild.
-  private(set) var delta: PackedTree
+  @usableFromInline private(set) var delta: PackedTree
   /// The most recent inserts, unsorted.
-  private(set) var tail: EntryList
+  @usableFromInline private(set) var tail: EntryList
 
   /// The number of items (ids) in the index.
   public private(set) var count: Int

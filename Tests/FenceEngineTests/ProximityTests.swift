@@ -44,6 +44,18 @@ import Testing
     ])
   }
 
+  @Test func moreTiesThanPlacesAreBrokenByID() throws {
+    // 30 fences hold the device (distance 0): the 20 with the lowest ids are monitored.
+    let configuration = ZoneEvaluator.Configuration(proximity: .init(count: 20, radius: 1000))
+    let zones = try (0..<30).map { try circleZone("z\($0)", fence: "f\(100 + $0)", radius: 50) }
+    var evaluator = try ZoneEvaluator(configuration: configuration, zones: zones.reversed())
+    var events: [ZoneEvent] = []
+    evaluator.process(fix(0), into: &events)
+    let change = try #require(events.last)
+    #expect(change.kind == .monitoredSetChanged)
+    #expect(change.on == (100..<120).map { "f\($0)" })
+  }
+
   @Test func inMonitoredOnlyModeUnmonitoredFencesDoNotTrigger() throws {
     // Three fences around the path; only the nearest one is monitored.
     let configuration = ZoneEvaluator.Configuration(

@@ -31,6 +31,81 @@ struct Element {
   var box: BoundingBox
 }
 
+/// What the per-fix tests read about one element slot, in a flat table beside `elements`: a
+/// trivial value, so that reading it costs no reference counting.
+struct ElementCore {
+  enum Kind: UInt8 {
+    /// A free slot.
+    case vacant
+    case circle
+    case polygon
+    case geoline
+  }
+
+  var kind = Kind.vacant
+  var zone: Int32 = -1
+  /// Fences: the position among the zone's fences sorted by id.
+  var rank: Int32 = 0
+  /// Circles: the centre's ECEF vector and the squared chord of the radius (as in `Circle`).
+  var center = ECEFPosition(x: 0, y: 0, z: 0)
+  var chordSquaredLimit = 0.0
+  /// Circles: metres, and the Gaussian radius of curvature at the centre (as in `Circle`).
+  var radius = 0.0
+  var localRadius = 0.0
+
+  init() {}
+
+  /// A circle's distance from its centre, exactly as `Circle.distanceFromCenter(_:)`.
+  @inline(__always)
+  func circleDistanceFromCenter(_ position: ECEFPosition) -> Double {
+    WGS84.arc(chord: center.chord(to: position), radius: localRadius)
+  }
+
+  init(_ element: Element) {
+    zone = element.zone
+    switch element.shape {
+    case .fence(let area, let rank, _):
+      self.rank = rank
+      switch area {
+      case .circle(let circle):
+        kind = .circle
+        center = circle.centerECEF
+        chordSquaredLimit = circle.chordSquaredLimit
+        radius = circle.radius
+        localRadius = circle.localRadius
+      case .polygon:
+        kind = .polygon
+      }
+    case .geoline:
+      kind = .geoline
+    }
+  }
+}
+
+/// The rules of one zone slot as the per-fix step reads them, in a flat table beside
+/// `zoneSlots` (a trivial value: no reference counting).
+struct ZoneCore {
+  var exitConfirmations: Int32 = 1
+  var exitHysteresis = 0.0
+  var minimumRetriggerTime = 0.0
+  var checkOut = true
+  var initialTrigger = true
+  var hasDwell = false
+  var dwell = 0.0
+
+  init() {}
+
+  init(_ rules: ZoneRules) {
+    exitConfirmations = Int32(clamping: rules.exitConfirmations)
+    exitHysteresis = rules.exitHysteresis
+    minimumRetriggerTime = rules.minimumRetriggerTime
+    checkOut = rules.checkOut
+    initialTrigger = rules.initialTrigger
+    hasDwell = rules.dwell != nil
+    dwell = rules.dwell ?? 0
+  }
+}
+
 /// Where a device stands with one zone.
 enum Presence: Equatable {
   /// Not inside (or never seen inside).
@@ -109,19 +184,32 @@ struct DeviceState {
 
   /// The index of the record for `zone`, or where it would be inserted.
   func recordIndex(of zone: Int32) -> (index: Int, found: Bool) {
+    records.recordIndex(of: zone)
+  }
+
+  /// The index of the record for `zone`, inserting an `outside` record when there is none.
+  mutating func ensureRecord(for zone: Int32) -> Int {
+    records.ensureRecord(for: zone)
+  }
+}
+
+extension Array where Element == ZoneRecord {
+  /// The index of the record for `zone` in records sorted by zone slot, or where it would be
+  /// inserted (binary search).
+  func recordIndex(of zone: Int32) -> (index: Int, found: Bool) {
     var low = 0
-    var high = records.count
+    var high = count
     while low < high {
       let mid = (low + high) / 2
-      if records[mid].zone < zone { low = mid + 1 } else { high = mid }
+      if self[mid].zone < zone { low = mid + 1 } else { high = mid }
     }
-    return (low, low < records.count && records[low].zone == zone)
+    return (low, low < count && self[low].zone == zone)
   }
 
   /// The index of the record for `zone`, inserting an `outside` record when there is none.
   mutating func ensureRecord(for zone: Int32) -> Int {
     let (index, found) = recordIndex(of: zone)
-    if !found { records.insert(ZoneRecord(zone: zone), at: index) }
+    if !found { insert(ZoneRecord(zone: zone), at: index) }
     return index
   }
 }

@@ -1,5 +1,6 @@
 import FenceGEOS
 import FenceGeometry
+import FenceIndex
 
 /// One admitted GEOLINE crossing of the current movement.
 struct CrossingHit {
@@ -40,18 +41,7 @@ extension ZoneEvaluator {
   mutating func process(_ fix: LocationFix, slot d: Int, into events: inout [ZoneEvent]) {
     // 0. Rejection.
     if let reason = rejectionReason(for: fix, device: d) {
-      rejections[reason] += 1
-      if configuration.reportsRejections {
-        var event = ZoneEvent(kind: .rejected, time: fix.time, device: devices[d].name)
-        event.reason = reason
-        if fix.latitude.isFinite, fix.longitude.isFinite {
-          event.latitude = fix.latitude
-          event.longitude = fix.longitude
-        }
-        event.speed = fix.speed
-        event.course = fix.course
-        events.append(event.withDeterministicID())
-      }
+      reject(fix, reason, device: d, into: &events)
       return
     }
     acceptedFixCount += 1
@@ -70,72 +60,140 @@ extension ZoneEvaluator {
 
     // The monitored set around this fix, and the one registered before it. Both buffers are
     // recycled: the previous set's storage becomes the next fix's scratch.
-    var monitoredNow = scratchMonitored
-    scratchMonitored = []
-    monitoredNow.removeAll(keepingCapacity: true)
-    var previousMonitored = devices[d].monitored
-    devices[d].monitored = []
+    var monitoredNow: [Int32] = []
+    var previousMonitored: [Int32] = []
     var filter = MonitoredFilter(isOn: false, usesCurrent: isFirst)
     if let proximity = configuration.proximity {
+      swap(&monitoredNow, &scratchMonitored)
+      monitoredNow.removeAll(keepingCapacity: true)
+      swap(&previousMonitored, &devices[d].monitored)
       computeMonitoredSet(around: position, proximity, into: &monitoredNow)
       filter.isOn = proximity.triggersOnlyMonitored
     }
 
-    markInside(at: position, device: d, filter: filter, current: monitoredNow,
-      previous: previousMonitored)
+    // The device's records are worked on outside `devices` (one unique buffer, no nested
+    // uniqueness checks), and put back whenever other code may read them.
+    var records: [ZoneRecord] = []
+    swap(&records, &devices[d].records)
+    let measuresSafeRadius = configuration.skipsUnchangedFixes && configuration.proximity == nil
+    let insideBoundary = markInside(
+      at: position, records: &records, filter: filter, current: monitoredNow,
+      previous: previousMonitored, measuringBoundary: measuresSafeRadius)
 
     // GEOLINE crossings of the movement from the previous accepted fix.
-    var crossings = scratchCrossings
-    scratchCrossings = []
+    var crossings: [CrossingHit] = []
+    swap(&crossings, &scratchCrossings)
     crossings.removeAll(keepingCapacity: true)
-    if !isFirst, devices[d].lastCoordinate != coordinate {
+    if !isFirst, !geolineIndex.isEmpty, devices[d].lastCoordinate != coordinate {
       findCrossings(
         from: devices[d].lastCoordinate, to: coordinate, filter: filter, current: monitoredNow,
         previous: previousMonitored, into: &crossings)
-      for crossing in crossings { _ = devices[d].ensureRecord(for: crossing.zone) }
+      for crossing in crossings { _ = records.ensureRecord(for: crossing.zone) }
     }
 
     // 1. Timers due.
+    swap(&records, &devices[d].records)
     fireDueDwells(upTo: t, current: d, fix: fix, into: &events)
+    swap(&records, &devices[d].records)
 
-    var zones = scratchZones
-    scratchZones = []
+    if !records.isEmpty {
+      var zones: [Int32] = []
+      swap(&zones, &scratchZones)
+      checkOut(records: &records, fix: fix, device: d, zones: &zones, into: &events)
+      if !crossings.isEmpty {
+        checkInCrossings(
+          crossings, records: &records, fix: fix, device: d, into: &events)
+      }
+      checkInAreas(
+        records: &records, fix: fix, isFirst: isFirst, device: d, zones: &zones, into: &events)
+      zones.removeAll(keepingCapacity: true)
+      swap(&zones, &scratchZones)
+      pruneRecords(&records, at: t)
+    }
+    crossings.removeAll(keepingCapacity: true)
+    swap(&crossings, &scratchCrossings)
+    swap(&records, &devices[d].records)
 
-    // 2. Check-outs.
+    // 5. Monitored-set change.
+    if configuration.proximity != nil {
+      if monitoredNow != previousMonitored {
+        appendMonitoredChange(
+          from: previousMonitored, to: monitoredNow, time: t, device: d, into: &events)
+      }
+      swap(&monitoredNow, &devices[d].monitored)
+      previousMonitored.removeAll(keepingCapacity: true)
+      swap(&previousMonitored, &scratchMonitored)
+    }
+
+    // The device's new last fix.
+    if measuresSafeRadius {
+      let movement =
+        isFirst ? 0 : ECEFPosition(devices[d].lastCoordinate).chord(to: position.ecef)
+      noteSafeRadius(
+        around: position, device: d, insideBoundary: insideBoundary, movement: movement)
+    }
+    recordLastFix(fix, coordinate, device: d)
+    if time.map({ t > $0 }) ?? true { time = t }
+  }
+
+  // MARK: - Steps
+
+  /// Counts a rejected fix and, when diagnostics are on, reports it.
+  mutating func reject(
+    _ fix: LocationFix, _ reason: RejectionReason, device d: Int, into events: inout [ZoneEvent]
+  ) {
+    rejections[reason] += 1
+    guard configuration.reportsRejections else { return }
+    var event = ZoneEvent(kind: .rejected, time: fix.time, device: devices[d].name)
+    event.reason = reason
+    if fix.latitude.isFinite, fix.longitude.isFinite {
+      event.latitude = fix.latitude
+      event.longitude = fix.longitude
+    }
+    event.speed = fix.speed
+    event.course = fix.course
+    events.append(event.withDeterministicID())
+  }
+
+  /// Step 2: counts fixes outside for stays, and checks out those whose exit is confirmed,
+  /// sorted by zone id.
+  mutating func checkOut(
+    records: inout [ZoneRecord], fix: LocationFix, device d: Int, zones: inout [Int32],
+    into events: inout [ZoneEvent]
+  ) {
     zones.removeAll(keepingCapacity: true)
-    for r in devices[d].records.indices {
-      guard devices[d].records[r].presence != .outside else { continue }
-      if devices[d].records[r].isInsideNow {
-        devices[d].records[r].exitCount = 0
+    for r in records.indices {
+      guard records[r].presence != .outside else { continue }
+      if records[r].isInsideNow {
+        records[r].exitCount = 0
         continue
       }
-      devices[d].records[r].exitCount += 1
-      if devices[d].records[r].exitCount == 1 {
-        devices[d].records[r].exitTime = t
-        devices[d].records[r].exitLatitude = fix.latitude
-        devices[d].records[r].exitLongitude = fix.longitude
-        devices[d].records[r].exitSpeed = fix.speed
-        devices[d].records[r].exitCourse = fix.course
+      records[r].exitCount += 1
+      if records[r].exitCount == 1 {
+        records[r].exitTime = fix.time
+        records[r].exitLatitude = fix.latitude
+        records[r].exitLongitude = fix.longitude
+        records[r].exitSpeed = fix.speed
+        records[r].exitCourse = fix.course
       }
-      let zone = devices[d].records[r].zone
-      guard devices[d].records[r].exitCount >= compiledZone(at: zone).rules.exitConfirmations
-      else { continue }
-      if devices[d].records[r].presence == .checkedIn {
-        devices[d].records[r].checkedInUntil = devices[d].records[r].exitTime
+      let zone = records[r].zone
+      guard records[r].exitCount >= zoneCores[Int(zone)].exitConfirmations else { continue }
+      if records[r].presence == .checkedIn {
+        records[r].checkedInUntil = records[r].exitTime
       }
-      if devices[d].records[r].presence == .checkedIn, devices[d].records[r].willCheckOut {
+      if records[r].presence == .checkedIn, records[r].willCheckOut {
         zones.append(zone)
       } else {
-        devices[d].records[r].endStay()
+        records[r].endStay()
       }
     }
+    guard !zones.isEmpty else { return }
     sortByZoneID(&zones)
     for zone in zones {
-      let r = devices[d].recordIndex(of: zone).index
-      let record = devices[d].records[r]
+      let r = records.recordIndex(of: zone).index
+      let record = records[r]
       var event = makeEvent(
-        .checkOut, time: record.exitTime, device: d, zone: compiledZone(at: zone),
-        fence: record.checkInFence)
+        .checkOut, time: record.exitTime, device: d, zone: zone, fence: record.checkInFence)
       event.latitude = record.exitLatitude
       event.longitude = record.exitLongitude
       event.speed = record.exitSpeed
@@ -143,27 +201,34 @@ extension ZoneEvaluator {
       event.checkInTime = record.checkInTime
       event.durationSeconds = record.exitTime.seconds(since: record.checkInTime)
       events.append(event.withDeterministicID())
-      devices[d].records[r].windowStart = record.exitTime
-      devices[d].records[r].endStay()
+      records[r].windowStart = record.exitTime
+      records[r].endStay()
     }
+  }
 
-    // 3. GEOLINE check-ins, in path order.
+  /// Step 3: GEOLINE check-ins, in path order.
+  mutating func checkInCrossings(
+    _ crossings: [CrossingHit], records: inout [ZoneRecord], fix: LocationFix, device d: Int,
+    into events: inout [ZoneEvent]
+  ) {
+    let t = fix.time
     let lastTime = devices[d].lastTime
     for crossing in crossings {
-      let r = devices[d].recordIndex(of: crossing.zone).index
+      let r = records.recordIndex(of: crossing.zone).index
       // Judged by the presence at the crossing's time: checked in through a fence until a
       // check-out of this fix, whose stamp may lie after the crossing.
-      guard devices[d].records[r].presence != .checkedIn else { continue }
-      let zone = compiledZone(at: crossing.zone)
+      guard records[r].presence != .checkedIn else { continue }
       let span = Double(t.microsecondsSinceEpoch - lastTime.microsecondsSinceEpoch)
       let crossingTime = Timestamp(
         microsecondsSinceEpoch: lastTime.microsecondsSinceEpoch
           + Int64((span * crossing.fraction).rounded()))
-      if let until = devices[d].records[r].checkedInUntil, crossingTime < until { continue }
-      if isSuppressed(devices[d].records[r], at: crossingTime, rules: zone.rules) { continue }
-      devices[d].records[r].windowStart = crossingTime
+      if let until = records[r].checkedInUntil, crossingTime < until { continue }
+      let window = zoneCores[Int(crossing.zone)].minimumRetriggerTime
+      if isSuppressed(records[r], at: crossingTime, minimumRetriggerTime: window) { continue }
+      records[r].windowStart = crossingTime
       var event = makeEvent(
-        .checkIn, time: crossingTime, device: d, zone: zone, fence: elementID(at: crossing.element))
+        .checkIn, time: crossingTime, device: d, zone: crossing.zone,
+        fence: elementID(at: crossing.element))
       event.trigger = .geoline
       event.direction = crossing.direction
       event.latitude = crossing.point.latitude
@@ -173,68 +238,52 @@ extension ZoneEvaluator {
       event.willCheckOut = false
       events.append(event.withDeterministicID())
     }
-    crossings.removeAll(keepingCapacity: true)
-    scratchCrossings = crossings
+  }
 
-    // 4. Area check-ins.
+  /// Step 4: area check-ins, sorted by zone id.
+  mutating func checkInAreas(
+    records: inout [ZoneRecord], fix: LocationFix, isFirst: Bool, device d: Int,
+    zones: inout [Int32], into events: inout [ZoneEvent]
+  ) {
+    let t = fix.time
     zones.removeAll(keepingCapacity: true)
-    for record in devices[d].records where record.presence == .outside && record.isInsideNow {
-      zones.append(record.zone)
+    for r in records.indices where records[r].presence == .outside && records[r].isInsideNow {
+      zones.append(records[r].zone)
     }
+    guard !zones.isEmpty else { return }
     sortByZoneID(&zones)
+    let lastSequence = devices[d].lastSequence
     for zoneSlot in zones {
-      let r = devices[d].recordIndex(of: zoneSlot).index
-      let zone = compiledZone(at: zoneSlot)
-      let isInitial = isFirst || zone.addedSequence > devices[d].lastSequence
-      if (isInitial && !zone.rules.initialTrigger)
-        || isSuppressed(devices[d].records[r], at: t, rules: zone.rules)
+      let r = records.recordIndex(of: zoneSlot).index
+      let core = zoneCores[Int(zoneSlot)]
+      let isInitial = isFirst || (zoneSlots[Int(zoneSlot)]?.addedSequence ?? 0) > lastSequence
+      if (isInitial && !core.initialTrigger)
+        || isSuppressed(records[r], at: t, minimumRetriggerTime: core.minimumRetriggerTime)
       {
-        devices[d].records[r].presence = .insideSilently
-        devices[d].records[r].exitCount = 0
+        records[r].presence = .insideSilently
+        records[r].exitCount = 0
         continue
       }
       stayCounter += 1
-      let fence = elementID(at: devices[d].records[r].fenceNow)
-      devices[d].records[r].checkIn(
-        at: t, fence: fence, stay: stayCounter, willCheckOut: zone.rules.checkOut)
-      if let dwell = zone.rules.dwell {
-        let deadline = t.adding(seconds: dwell)
-        devices[d].records[r].dwell = .scheduled
-        devices[d].records[r].dwellDeadline = deadline
+      let fence = elementID(at: records[r].fenceNow)
+      records[r].checkIn(at: t, fence: fence, stay: stayCounter, willCheckOut: core.checkOut)
+      if core.hasDwell {
+        let deadline = t.adding(seconds: core.dwell)
+        records[r].dwell = .scheduled
+        records[r].dwellDeadline = deadline
         dwellQueue.push(
           DwellEntry(deadline: deadline, device: Int32(d), zone: zoneSlot, stay: stayCounter))
       }
-      var event = makeEvent(.checkIn, time: t, device: d, zone: zone, fence: fence)
+      var event = makeEvent(.checkIn, time: t, device: d, zone: zoneSlot, fence: fence)
       event.trigger = .fence
       event.latitude = fix.latitude
       event.longitude = fix.longitude
       event.speed = fix.speed
       event.course = fix.course
-      event.willCheckOut = zone.rules.checkOut
+      event.willCheckOut = core.checkOut
       events.append(event.withDeterministicID())
     }
-    zones.removeAll(keepingCapacity: true)
-    scratchZones = zones
-
-    // 5. Monitored-set change.
-    if configuration.proximity != nil, monitoredNow != previousMonitored {
-      appendMonitoredChange(
-        from: previousMonitored, to: monitoredNow, time: t, device: d, into: &events)
-    }
-    devices[d].monitored = monitoredNow
-    previousMonitored.removeAll(keepingCapacity: true)
-    scratchMonitored = previousMonitored
-
-    // The device's new last fix; records that no longer hold anything are dropped.
-    recordLastFix(fix, coordinate, device: d)
-    pruneRecords(device: d, at: t)
-    if configuration.skipsUnchangedFixes, configuration.proximity == nil {
-      noteSafeRadius(around: position, device: d)
-    }
-    if time.map({ t > $0 }) ?? true { time = t }
   }
-
-  // MARK: - Steps
 
   /// Stores a fix as the device's last accepted fix.
   mutating func recordLastFix(_ fix: LocationFix, _ coordinate: Coordinate, device d: Int) {
@@ -247,7 +296,7 @@ extension ZoneEvaluator {
   }
 
   /// Whether a fix at `position` lies inside the device's safe radius (with a 0.5 m margin),
-  /// so that neither it nor the movement to it can change any zone state.
+  /// so that neither it nor the movement to it can change any zone state: one ECEF distance.
   func canSkip(_ position: Position, device d: Int) -> Bool {
     guard configuration.skipsUnchangedFixes, configuration.proximity == nil,
       devices[d].hasFix, devices[d].safeRadius > 0,
@@ -261,30 +310,65 @@ extension ZoneEvaluator {
   /// Notes how far from `position` the device can move without any fence boundary or GEOLINE
   /// in reach, after a full evaluation; 0 while an exit is pending or a stay holds only through
   /// hysteresis (those change state on fixes that move nowhere).
-  mutating func noteSafeRadius(around position: Position, device d: Int) {
-    var safe = Self.safeRadiusLimit
-    for record in devices[d].records where record.presence != .outside {
-      if record.exitCount > 0 || record.fenceNow < 0 { safe = 0 }
+  ///
+  /// `insideBoundary` is the distance to the boundary of the nearest fence holding the position
+  /// (from ``markInside(at:records:filter:current:previous:measuringBoundary:)``); the nearest
+  /// other fence and the nearest GEOLINE within what is left come from best-first searches. A
+  /// radius no larger than 0.5 m plus `movement` (metres from the previous fix) would not let
+  /// a device at that pace skip its next fix, so it is not worth searching for: it is noted
+  /// as 0.
+  mutating func noteSafeRadius(
+    around position: Position, device d: Int, insideBoundary: Double, movement: Double
+  ) {
+    let useful = 0.5 + movement
+    var safe = min(Self.safeRadiusLimit, insideBoundary)
+    for r in devices[d].records.indices where devices[d].records[r].presence != .outside {
+      if devices[d].records[r].exitCount > 0 || devices[d].records[r].fenceNow < 0 { safe = 0 }
     }
+    if safe <= useful { safe = 0 }
     if safe > 0 {
-      var candidates = scratchCandidates
-      scratchCandidates = []
-      candidates.removeAll(keepingCapacity: true)
-      fenceIndex.search(within: safe, of: position) { candidates.append($0) }
-      geolineIndex.search(within: safe, of: position) { candidates.append($0) }
-      for slot in candidates {
-        guard let element = elements[Int(slot)] else { continue }
-        switch element.shape {
-        case .fence(let area, _, _): safe = min(safe, area.distanceToBoundary(from: position))
-        case .geoline(let line, _): safe = min(safe, line.distance(from: position))
-        }
-      }
-      candidates.removeAll(keepingCapacity: true)
-      scratchCandidates = candidates
+      var neighbors: [RTree.Neighbor] = []
+      swap(&neighbors, &scratchNeighbors)
+      var scratch = RTree.NearestScratch()
+      swap(&scratch, &nearestScratch)
+      safe = nearestBoundary(to: position, within: safe, neighbors: &neighbors, scratch: &scratch)
+      neighbors.removeAll(keepingCapacity: true)
+      swap(&neighbors, &scratchNeighbors)
+      swap(&scratch, &nearestScratch)
+      if safe <= useful { safe = 0 }
     }
     devices[d].safeCenter = position.ecef
     devices[d].safeRadius = safe
     devices[d].safeGeneration = zoneGeneration
+  }
+
+  /// The distance to the nearest boundary of a fence not holding `position`, or to the nearest
+  /// GEOLINE, when within `radius` metres; else `radius`.
+  ///
+  /// Not mutating, so that the distance closures borrow the evaluator instead of copying it.
+  func nearestBoundary(
+    to position: Position, within radius: Double, neighbors: inout [RTree.Neighbor],
+    scratch: inout RTree.NearestScratch
+  ) -> Double {
+    var safe = radius
+    // Fences not holding the position: their distance is the distance to their boundary
+    // (those holding it were measured by the caller and are left out here).
+    fenceIndex.nearest(
+      to: position, count: 1, within: safe,
+      exactDistance: { slot in
+        let distance = fenceDistance(slot, from: position)
+        if distance > 0 { return distance }
+        return fenceContains(slot, position) ? .infinity : 0
+      }, into: &neighbors, scratch: &scratch)
+    if let first = neighbors.first { safe = min(safe, first.distance) }
+    if safe > 0, !geolineIndex.isEmpty {
+      geolineIndex.nearest(
+        to: position, count: 1, within: safe,
+        exactDistance: { geolineDistance($0, from: position) }, into: &neighbors,
+        scratch: &scratch)
+      if let first = neighbors.first { safe = min(safe, first.distance) }
+    }
+    return safe
   }
 
   /// Why a fix must be rejected, if it must (the spec's step 0, in its order).
@@ -315,48 +399,98 @@ extension ZoneEvaluator {
 
   /// Sets each record's `isInsideNow` and `fenceNow` for a fix at `position`: containment by
   /// the zone's fences, or, for a device inside, exit hysteresis.
+  ///
+  /// - Returns: with `measuringBoundary`, the distance in metres to the boundary of the nearest
+  ///   fence holding the position (infinity when none does); else infinity.
+  @discardableResult
   mutating func markInside(
-    at position: Position, device d: Int, filter: MonitoredFilter, current: [Int32],
-    previous: [Int32]
-  ) {
-    for r in devices[d].records.indices {
-      devices[d].records[r].isInsideNow = false
-      devices[d].records[r].fenceNow = -1
-      devices[d].records[r].checkedInUntil = nil
+    at position: Position, records: inout [ZoneRecord], filter: MonitoredFilter,
+    current: [Int32], previous: [Int32], measuringBoundary: Bool
+  ) -> Double {
+    var boundary = Double.infinity
+    for r in records.indices {
+      records[r].isInsideNow = false
+      records[r].fenceNow = -1
+      records[r].checkedInUntil = nil
     }
-    var hits = scratchHits
-    scratchHits = []
+    var hits: [Int32] = []
+    swap(&hits, &scratchHits)
     hits.removeAll(keepingCapacity: true)
     fenceIndex.search(containing: position.latitude, longitude: position.longitude) {
       hits.append($0)
     }
     for slot in hits where filter.allows(slot, current: current, previous: previous) {
-      guard let element = elements[Int(slot)], case .fence(let area, let rank, let prepared) =
-        element.shape
-      else { continue }
-      guard Self.fence(area, prepared: prepared, contains: position) else { continue }
-      let r = devices[d].ensureRecord(for: element.zone)
-      let best = devices[d].records[r].fenceNow
-      if best < 0 || rank < fenceRank(best) { devices[d].records[r].fenceNow = slot }
-      devices[d].records[r].isInsideNow = true
+      guard fenceContains(slot, position) else { continue }
+      if measuringBoundary {
+        boundary = min(boundary, fenceDistanceToBoundary(slot, from: position))
+      }
+      let core = elementCores[Int(slot)]
+      let r = records.ensureRecord(for: core.zone)
+      let best = records[r].fenceNow
+      if best < 0 || core.rank < elementCores[Int(best)].rank { records[r].fenceNow = slot }
+      records[r].isInsideNow = true
     }
     hits.removeAll(keepingCapacity: true)
-    scratchHits = hits
+    swap(&hits, &scratchHits)
 
-    for r in devices[d].records.indices {
-      guard devices[d].records[r].presence != .outside, !devices[d].records[r].isInsideNow
-      else { continue }
-      let zone = compiledZone(at: devices[d].records[r].zone)
-      let hysteresis = zone.rules.exitHysteresis
-      guard hysteresis > 0 else { continue }
+    for r in records.indices {
+      guard records[r].presence != .outside, !records[r].isInsideNow else { continue }
+      let zone = records[r].zone
+      let hysteresis = zoneCores[Int(zone)].exitHysteresis
+      guard hysteresis > 0, let fenceSlots = zoneSlots[Int(zone)]?.fenceSlots else { continue }
       var nearest = Double.infinity
-      for slot in zone.fenceSlots where filter.allows(slot, current: current, previous: previous) {
-        guard let element = elements[Int(slot)], case .fence(let area, _, _) = element.shape
-        else { continue }
-        nearest = min(nearest, area.distance(from: position))
+      for slot in fenceSlots where filter.allows(slot, current: current, previous: previous) {
+        nearest = min(nearest, fenceDistance(slot, from: position))
       }
-      if nearest <= hysteresis { devices[d].records[r].isInsideNow = true }
+      if nearest <= hysteresis { records[r].isInsideNow = true }
     }
+    return boundary
+  }
+
+  /// Whether the fence in `slot` covers a position: circles from the flat table, polygons with
+  /// the configured backend (a GEOS failure falls back to the native answer).
+  @inline(__always)
+  func fenceContains(_ slot: Int32, _ position: Position) -> Bool {
+    let core = elementCores[Int(slot)]
+    switch core.kind {
+    case .circle: return core.center.chordSquared(to: position.ecef) <= core.chordSquaredLimit
+    case .polygon:
+      guard case .fence(let area, _, let prepared)? = elements[Int(slot)]?.shape else {
+        return false
+      }
+      return Self.fence(area, prepared: prepared, contains: position)
+    case .geoline, .vacant: return false
+    }
+  }
+
+  /// Metres from a position to the fence in `slot` (0 inside), as `Area.distance(from:)`.
+  func fenceDistance(_ slot: Int32, from position: Position) -> Double {
+    let core = elementCores[Int(slot)]
+    switch core.kind {
+    case .circle: return max(0, core.circleDistanceFromCenter(position.ecef) - core.radius)
+    case .polygon:
+      guard case .fence(let area, _, _)? = elements[Int(slot)]?.shape else { return .infinity }
+      return area.distance(from: position)
+    case .geoline, .vacant: return .infinity
+    }
+  }
+
+  /// Metres from a position to the fence's boundary, as `Area.distanceToBoundary(from:)`.
+  func fenceDistanceToBoundary(_ slot: Int32, from position: Position) -> Double {
+    let core = elementCores[Int(slot)]
+    switch core.kind {
+    case .circle: return abs(core.circleDistanceFromCenter(position.ecef) - core.radius)
+    case .polygon:
+      guard case .fence(let area, _, _)? = elements[Int(slot)]?.shape else { return .infinity }
+      return area.distanceToBoundary(from: position)
+    case .geoline, .vacant: return .infinity
+    }
+  }
+
+  /// Metres from a position to the GEOLINE in `slot`.
+  func geolineDistance(_ slot: Int32, from position: Position) -> Double {
+    guard case .geoline(let line, _)? = elements[Int(slot)]?.shape else { return .infinity }
+    return line.distance(from: position)
   }
 
   /// Whether a fence covers a position, with the configured backend. A GEOS failure falls back
@@ -371,25 +505,18 @@ extension ZoneEvaluator {
     return area.contains(position)
   }
 
-  func fenceRank(_ slot: Int32) -> Int32 {
-    guard let element = elements[Int(slot)], case .fence(_, let rank, _) = element.shape else {
-      return .max
-    }
-    return rank
-  }
-
   /// Appends the admitted crossings of the movement `from`→`to` over every GEOLINE, sorted in
   /// path order, then by zone id, then by GEOLINE id.
   mutating func findCrossings(
     from: Coordinate, to: Coordinate, filter: MonitoredFilter, current: [Int32],
     previous: [Int32], into crossings: inout [CrossingHit]
   ) {
-    var candidates = scratchCandidates
-    scratchCandidates = []
+    var candidates: [Int32] = []
+    swap(&candidates, &scratchCandidates)
     candidates.removeAll(keepingCapacity: true)
     geolineIndex.search(intersecting: .movement(from: from, to: to)) { candidates.append($0) }
-    var lineCrossings = scratchLineCrossings
-    scratchLineCrossings = []
+    var lineCrossings: [GeolineCrossing] = []
+    swap(&lineCrossings, &scratchLineCrossings)
     for slot in candidates where filter.allows(slot, current: current, previous: previous) {
       guard let element = elements[Int(slot)], case .geoline(let line, let admitted) =
         element.shape
@@ -404,9 +531,9 @@ extension ZoneEvaluator {
       }
     }
     lineCrossings.removeAll(keepingCapacity: true)
-    scratchLineCrossings = lineCrossings
+    swap(&lineCrossings, &scratchLineCrossings)
     candidates.removeAll(keepingCapacity: true)
-    scratchCandidates = candidates
+    swap(&candidates, &scratchCandidates)
     if crossings.count > 1 {
       crossings.insertionSort { a, b in
         if a.fraction != b.fraction { return a.fraction < b.fraction }
@@ -423,8 +550,8 @@ extension ZoneEvaluator {
   mutating func fireDueDwells(
     upTo time: Timestamp, current: Int?, fix: LocationFix?, into events: inout [ZoneEvent]
   ) {
-    var due = scratchDue
-    scratchDue = []
+    var due: [DwellEntry] = []
+    swap(&due, &scratchDue)
     due.removeAll(keepingCapacity: true)
     while let next = dwellQueue.nextDeadline, next <= time, let entry = dwellQueue.pop() {
       let device = Int(entry.device)
@@ -441,8 +568,10 @@ extension ZoneEvaluator {
       due.append(entry)
     }
     if let current {
-      for record in devices[current].records
-      where record.dwell == .waiting && record.isInsideNow && record.presence == .checkedIn {
+      for r in devices[current].records.indices
+      where devices[current].records[r].dwell == .waiting {
+        let record = devices[current].records[r]
+        guard record.isInsideNow, record.presence == .checkedIn else { continue }
         due.append(
           DwellEntry(
             deadline: record.dwellDeadline, device: Int32(current), zone: record.zone,
@@ -461,7 +590,7 @@ extension ZoneEvaluator {
       let r = devices[device].recordIndex(of: entry.zone).index
       let record = devices[device].records[r]
       var event = makeEvent(
-        .dwell, time: entry.deadline, device: device, zone: compiledZone(at: entry.zone),
+        .dwell, time: entry.deadline, device: device, zone: entry.zone,
         fence: record.checkInFence)
       event.checkInTime = record.checkInTime
       event.dwellSeconds = entry.deadline.seconds(since: record.checkInTime)
@@ -480,47 +609,40 @@ extension ZoneEvaluator {
       devices[device].records[r].dwell = .fired
     }
     due.removeAll(keepingCapacity: true)
-    scratchDue = due
+    swap(&due, &scratchDue)
   }
 
   /// Whether a check-in at `time` falls inside the record's MRT window.
-  func isSuppressed(_ record: ZoneRecord, at time: Timestamp, rules: ZoneRules) -> Bool {
-    guard rules.minimumRetriggerTime > 0, let start = record.windowStart else { return false }
-    return time < start.adding(seconds: rules.minimumRetriggerTime)
+  func isSuppressed(_ record: ZoneRecord, at time: Timestamp, minimumRetriggerTime: Double)
+    -> Bool
+  {
+    guard minimumRetriggerTime > 0, let start = record.windowStart else { return false }
+    return time < start.adding(seconds: minimumRetriggerTime)
   }
 
-  /// Drops a device's records that hold neither a stay nor an open MRT window.
-  mutating func pruneRecords(device d: Int, at time: Timestamp) {
-    var kept = 0
-    for r in devices[d].records.indices {
-      let record = devices[d].records[r]
-      var keep = record.presence != .outside
-      if !keep, let start = record.windowStart, let zone = zoneSlots[Int(record.zone)] {
-        keep = time < start.adding(seconds: zone.rules.minimumRetriggerTime)
-      }
-      if keep {
-        if kept != r { devices[d].records[kept] = record }
-        kept += 1
-      }
-    }
-    if kept < devices[d].records.count {
-      devices[d].records.removeLast(devices[d].records.count - kept)
+  /// Drops records that hold neither a stay nor an open MRT window.
+  func pruneRecords(_ records: inout [ZoneRecord], at time: Timestamp) {
+    records.removeAll { record in
+      guard record.presence == .outside else { return false }
+      guard let start = record.windowStart else { return true }
+      return !(time < start.adding(seconds: zoneCores[Int(record.zone)].minimumRetriggerTime))
     }
   }
 
   /// Sorts zone slots by zone id.
   func sortByZoneID(_ zones: inout [Int32]) {
-    zones.insertionSort { zoneID(at: $0) < zoneID(at: $1) }
+    if zones.count > 1 { zones.insertionSort { zoneID(at: $0) < zoneID(at: $1) } }
   }
 
-  /// An event of a zone, with the zone's id and custom data; the caller sets the rest.
+  /// An event of the zone in `zone`, with the zone's id and custom data; the caller sets the
+  /// rest.
   func makeEvent(
-    _ kind: ZoneEvent.Kind, time: Timestamp, device d: Int, zone: CompiledZone, fence: String
+    _ kind: ZoneEvent.Kind, time: Timestamp, device d: Int, zone: Int32, fence: String
   ) -> ZoneEvent {
     var event = ZoneEvent(kind: kind, time: time, device: devices[d].name)
-    event.zone = zone.id
+    event.zone = zoneSlots[Int(zone)]?.zone.id
     event.fence = fence
-    event.customData = zone.zone.customData
+    event.customData = zoneSlots[Int(zone)]?.zone.customData
     return event
   }
 }

@@ -1,47 +1,108 @@
 import FenceGeometry
+import FenceIndex
 
 extension ZoneEvaluator {
   /// Fills `result` with the monitored set around `position`: the up to `count` fences and
   /// GEOLINEs within `radius` metres, nearest first (ties by id), as element slots sorted
   /// ascending.
+  ///
+  /// Best-first searches of the fence and GEOLINE indexes (``RTree/nearest(to:count:within:exactDistance:into:scratch:)``)
+  /// measure only the regions they reach in distance order. They break ties by slot, so each
+  /// is asked for one region more than needed, and a list that is full and ends at the cut-off
+  /// distance (a tie there) is asked again for twice as many, until every region at the
+  /// cut-off is known; those are then ordered by id.
   mutating func computeMonitoredSet(
     around position: Position, _ proximity: ProximityMonitoring, into result: inout [Int32]
   ) {
-    var candidates = scratchCandidates
-    scratchCandidates = []
-    candidates.removeAll(keepingCapacity: true)
-    fenceIndex.search(within: proximity.radius, of: position) { candidates.append($0) }
-    geolineIndex.search(within: proximity.radius, of: position) { candidates.append($0) }
-    // The nearest `count` so far, kept sorted by (distance, id) in a bounded buffer.
-    var nearby = scratchNearby
-    scratchNearby = []
-    nearby.removeAll(keepingCapacity: true)
     let limit = max(proximity.count, 0)
-    for slot in candidates where limit > 0 {
-      guard let element = elements[Int(slot)] else { continue }
-      let distance: Double
-      switch element.shape {
-      case .fence(let area, _, _): distance = area.distance(from: position)
-      case .geoline(let line, _): distance = line.distance(from: position)
+    guard limit > 0 else { return }
+    var fences: [RTree.Neighbor] = []
+    swap(&fences, &scratchNeighbors)
+    var lines: [RTree.Neighbor] = []
+    swap(&lines, &scratchGeolineNeighbors)
+    var scratch = RTree.NearestScratch()
+    swap(&scratch, &nearestScratch)
+    // One more than needed from each index: a full list whose last item is not beyond the
+    // cut-off then shows a tie at the cut-off that may go on.
+    var fenceCount = limit + 1
+    var lineCount = limit + 1
+    var cutoff = Double.infinity
+    while true {
+      nearestRegions(
+        to: position, within: proximity.radius, fenceCount: fenceCount, lineCount: lineCount,
+        fences: &fences, lines: &lines, scratch: &scratch)
+      guard fences.count + lines.count >= limit else {
+        cutoff = .infinity  // fewer than `limit` in reach: all of them
+        break
       }
-      guard distance <= proximity.radius else { continue }
-      if nearby.count == limit {
-        guard let last = nearby.last, isNearer((distance, slot), than: last) else { continue }
-        nearby.removeLast()
+      cutoff = Self.distance(ranked: limit, in: fences, lines)
+      var again = false
+      if fences.count == fenceCount, let last = fences.last, last.distance <= cutoff {
+        fenceCount *= 2
+        again = true
       }
-      var index = nearby.count
-      nearby.append((distance, slot))
-      while index > 0, isNearer(nearby[index], than: nearby[index - 1]) {
-        nearby.swapAt(index, index - 1)
-        index -= 1
+      if lines.count == lineCount, let last = lines.last, last.distance <= cutoff {
+        lineCount *= 2
+        again = true
       }
+      if !again { break }
     }
-    for item in nearby { result.append(item.element) }
+    // Every region nearer than the cut-off, then those at it by id.
+    var nearby: [(distance: Double, element: Int32)] = []
+    swap(&nearby, &scratchNearby)
+    nearby.removeAll(keepingCapacity: true)
+    for neighbor in fences where neighbor.distance <= cutoff {
+      nearby.append((neighbor.distance, neighbor.id))
+    }
+    for neighbor in lines where neighbor.distance <= cutoff {
+      nearby.append((neighbor.distance, neighbor.id))
+    }
+    nearby.insertionSort { isNearer($0, than: $1) }
+    for item in nearby.prefix(limit) { result.append(item.element) }
     result.insertionSort(by: <)
     nearby.removeAll(keepingCapacity: true)
-    scratchNearby = nearby
-    candidates.removeAll(keepingCapacity: true)
-    scratchCandidates = candidates
+    swap(&nearby, &scratchNearby)
+    swap(&fences, &scratchNeighbors)
+    swap(&lines, &scratchGeolineNeighbors)
+    swap(&scratch, &nearestScratch)
+  }
+
+  /// The up to `fenceCount` fences and `lineCount` GEOLINEs nearest to `position` within
+  /// `radius` metres, each list sorted by distance then slot.
+  ///
+  /// Not mutating, so that the distance closures borrow the evaluator instead of copying it.
+  func nearestRegions(
+    to position: Position, within radius: Double, fenceCount: Int, lineCount: Int,
+    fences: inout [RTree.Neighbor], lines: inout [RTree.Neighbor],
+    scratch: inout RTree.NearestScratch
+  ) {
+    fenceIndex.nearest(
+      to: position, count: fenceCount, within: radius,
+      exactDistance: { fenceDistance($0, from: position) }, into: &fences, scratch: &scratch)
+    lines.removeAll(keepingCapacity: true)
+    if !geolineIndex.isEmpty {
+      geolineIndex.nearest(
+        to: position, count: lineCount, within: radius,
+        exactDistance: { geolineDistance($0, from: position) }, into: &lines, scratch: &scratch)
+    }
+  }
+
+  /// The distance of the `rank`-th nearest (1-based) of two lists sorted by distance, which
+  /// together hold at least `rank` items.
+  static func distance(ranked rank: Int, in a: [RTree.Neighbor], _ b: [RTree.Neighbor]) -> Double {
+    var i = 0
+    var j = 0
+    var distance = 0.0
+    for _ in 0..<rank {
+      if j == b.count || (i < a.count && a[i].distance <= b[j].distance) {
+        distance = a[i].distance
+        i += 1
+      } else {
+        distance = b[j].distance
+        j += 1
+      }
+    }
+    return distance
   }
 
   /// Whether `a` comes before `b` in the monitored order: nearer first, ties by id.

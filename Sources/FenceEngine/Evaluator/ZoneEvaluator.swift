@@ -41,6 +41,10 @@ public struct ZoneEvaluator {
   var elements: [Element?] = []
   var elementSlotByID: [String: Int32] = [:]
   var freeElementSlots: [Int32] = []
+  /// Per element slot, what the per-fix tests read (kept in step with `elements`).
+  var elementCores: [ElementCore] = []
+  /// Per zone slot, the rules as the per-fix step reads them (kept in step with `zoneSlots`).
+  var zoneCores: [ZoneCore] = []
   var fenceIndex = RTree()
   var geolineIndex = RTree()
   /// Incremented by every zone added under a new id.
@@ -83,6 +87,9 @@ public struct ZoneEvaluator {
   var scratchDue: [DwellEntry] = []
   var scratchNearby: [(distance: Double, element: Int32)] = []
   var scratchMonitored: [Int32] = []
+  var scratchNeighbors: [RTree.Neighbor] = []
+  var scratchGeolineNeighbors: [RTree.Neighbor] = []
+  var nearestScratch = RTree.NearestScratch()
 
   /// An evaluator with no zones.
   public init(configuration: Configuration = .default) {

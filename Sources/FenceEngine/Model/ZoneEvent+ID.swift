@@ -55,7 +55,13 @@ struct FNV1a64 {
 
   /// The hash as 16 lowercase hexadecimal digits.
   var hexDigits: String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
+    // One allocation: 16 bytes do not fit a small string.
+    String(unsafeUninitializedCapacity: 16) { buffer in
+      for index in 0..<16 {
+        let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xF
+        buffer[index] = nibble < 10 ? 0x30 + nibble : 0x57 + nibble
+      }
+      return 16
+    }
   }
 }
