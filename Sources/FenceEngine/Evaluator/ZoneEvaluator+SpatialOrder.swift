@@ -4,8 +4,9 @@ extension ZoneEvaluator {
   /// Loads of at least this many zones are applied in spatial order.
   static let spatialOrderThreshold = 256
 
-  /// The zones of a large load in the order of their first element's box centre along a
-  /// Z-order (Morton) curve, ties in load order; a small load as it is.
+  /// The order in which to apply the zones of a load: for a large load, by their first
+  /// element's box centre along a Z-order (Morton) curve, ties in load order; a small load as it
+  /// is. Indices into `zones`.
   ///
   /// Zones take their slots, and their fences and GEOLINEs the element slots, in the order
   /// they are applied, so this puts fences that are near each other on the map near each other
@@ -14,8 +15,8 @@ extension ZoneEvaluator {
   /// to every device at once).
   ///
   /// - Complexity: O(*n* log *n*) for *n* zones.
-  static func spatiallyOrdered(_ zones: [ValidatedZone]) -> [ValidatedZone] {
-    guard zones.count >= spatialOrderThreshold else { return zones }
+  static func spatialOrder(of zones: [ValidatedZone]) -> [Int] {
+    guard zones.count >= spatialOrderThreshold else { return Array(zones.indices) }
     var centres: [(x: Double, y: Double)] = []
     centres.reserveCapacity(zones.count)
     var minX = Double.infinity
@@ -43,7 +44,7 @@ extension ZoneEvaluator {
       keys.append(UInt64(mortonKey(x: x, y: y)) << 32 | UInt64(index))
     }
     keys.sort()
-    return keys.map { zones[Int($0 & 0xFFFF_FFFF)] }
+    return keys.map { Int($0 & 0xFFFF_FFFF) }
   }
 
   /// The Z-order position of a cell of a 65 536 × 65 536 grid: the bits of `x` and `y`

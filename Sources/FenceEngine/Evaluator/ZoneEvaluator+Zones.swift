@@ -42,9 +42,10 @@ extension ZoneEvaluator {
   ///   spatial index, O(*n*) for *n* in all, when *k* is more than an eighth of *n* (about 2 s
   ///   for a million circle zones in a release build).
   public mutating func add(_ zones: [Zone]) throws {
-    let prepared = Self.spatiallyOrdered(try validate(zones, replacingEverything: false))
+    let prepared = try validate(zones, replacingEverything: false)
+    reserveCapacity(adding: prepared)
     var batch = RemovalBatch()
-    for zone in prepared { apply(zone, batch: &batch) }
+    for index in Self.spatialOrder(of: prepared) { apply(prepared[index], batch: &batch) }
     finish(batch)
     zoneGeneration += 1
   }
@@ -55,16 +56,32 @@ extension ZoneEvaluator {
   ///
   /// - Throws: ``ZoneError`` as ``add(_:)-([Zone])``; nothing changes then.
   public mutating func replaceAll(with zones: [Zone]) throws {
-    let prepared = Self.spatiallyOrdered(try validate(zones, replacingEverything: true))
+    let prepared = try validate(zones, replacingEverything: true)
+    reserveCapacity(adding: prepared)
     var batch = RemovalBatch()
     var keep = Set<String>()
     for zone in zones { keep.insert(zone.id) }
     for (id, slot) in zoneSlotByID where !keep.contains(id) {
       removeZone(slot: slot, batch: &batch)
     }
-    for zone in prepared { apply(zone, batch: &batch) }
+    for index in Self.spatialOrder(of: prepared) { apply(prepared[index], batch: &batch) }
     finish(batch)
     zoneGeneration += 1
+  }
+
+  /// Grows the id tables once for a load, rather than by doubling during it.
+  private mutating func reserveCapacity(adding zones: [ValidatedZone]) {
+    guard zones.count >= Self.spatialOrderThreshold else { return }
+    var elementCount = 0
+    for validated in zones {
+      elementCount += validated.zone.fences.count + validated.zone.geolines.count
+    }
+    zoneSlotByID.reserveCapacity(zoneSlotByID.count + zones.count)
+    elementSlotByID.reserveCapacity(elementSlotByID.count + elementCount)
+    zoneSlots.reserveCapacity(zoneSlots.count + zones.count)
+    zoneCores.reserveCapacity(zoneCores.count + zones.count)
+    elements.reserveCapacity(elements.count + elementCount)
+    elementCores.reserveCapacity(elementCores.count + elementCount)
   }
 
   /// Removes the zone with this id, dropping every device's state with it without an event.
@@ -90,8 +107,9 @@ extension ZoneEvaluator {
 
   /// Checks every zone of a load against the spec's rules and the loaded zones.
   func validate(_ zones: [Zone], replacingEverything: Bool) throws -> [ValidatedZone] {
-    var zoneIDs = Set<String>()
+    var zoneIDs = Set<String>(minimumCapacity: zones.count)
     var elementOwner: [String: String] = [:]
+    elementOwner.reserveCapacity(zones.count)
     for zone in zones {
       guard !zone.id.isEmpty else { throw ZoneError(zone: zone.id, fault: .emptyZoneID) }
       guard zoneIDs.insert(zone.id).inserted else {
