@@ -28,9 +28,22 @@ public struct JSONObject: Hashable, Sendable, ExpressibleByDictionaryLiteral {
   public init() { members = [] }
 
   /// An object of `members`; a repeated key keeps its first position and its last value.
+  /// An object from members in order; a repeated key keeps its first position and its last
+  /// value (as assigning through the subscript would), in time linear in the member count.
   public init(_ members: [(key: String, value: JSONValue)]) {
-    self.members = []
-    for member in members { self[member.key] = member.value }
+    var positions: [String: Int] = [:]
+    positions.reserveCapacity(members.count)
+    var unique: [(key: String, value: JSONValue)] = []
+    unique.reserveCapacity(members.count)
+    for member in members {
+      if let position = positions[member.key] {
+        unique[position].value = member.value
+      } else {
+        positions[member.key] = unique.count
+        unique.append(member)
+      }
+    }
+    self.members = unique
   }
 
   public init(dictionaryLiteral elements: (String, JSONValue)...) {
