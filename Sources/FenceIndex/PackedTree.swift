@@ -4,6 +4,10 @@
 /// internal node covers up to `nodeSize` consecutive nodes of the level below. Levels are stored
 /// one after another, the lowest internal level first and the root last, so a node is an index
 /// and no object is allocated per node. Removal only marks an entry ``EntryFlags/removed``.
+///
+/// Beside the exact `Double` boxes, every level below the root is stored again for the point
+/// search as ``laneBoxes``: `Float` boxes rounded outward, the children of one node side by side
+/// in struct-of-arrays form (see `PackedTree+PointSearch.swift`).
 @usableFromInline
 struct PackedTree: Sendable {
   @usableFromInline let nodeSize: Int
@@ -22,6 +26,16 @@ struct PackedTree: Sendable {
   private(set) var idOrder: ContiguousArray<UInt64>
   /// Entries marked removed.
   private(set) var removedCount = 0
+  /// The children of each node as one *group* of ``lanes`` boxes in `Float`, rounded outward:
+  /// `lanes` west edges, then `lanes` south edges, `lanes` east edges, `lanes` north edges.
+  /// Group *g* of level *l* holds nodes (entries at level 0) `g * nodeSize ..< (g + 1) *
+  /// nodeSize` of that level; unused lanes and removed entries hold an empty box (west `+inf`,
+  /// east `-inf`) that no point is in. Levels from 0 (the leaves) to the root's children.
+  @usableFromInline var laneBoxes: ContiguousArray<Float>
+  /// Per level below the root, the index in ``laneBoxes`` of its first group.
+  @usableFromInline var laneLevelStarts: ContiguousArray<Int>
+  /// Lanes per group: `nodeSize` rounded up to a multiple of 8, the SIMD width searched at once.
+  @usableFromInline let lanes: Int
 
   /// An empty tree.
   init(nodeSize: Int) {
@@ -31,6 +45,9 @@ struct PackedTree: Sendable {
     firstChild = []
     levelEnds = []
     idOrder = []
+    laneBoxes = []
+    laneLevelStarts = []
+    lanes = (nodeSize + 7) / 8 * 8
   }
 
   /// Packs `input`: O(*n*) for the Hilbert keys and the radix sort, O(*n*) for the levels.
@@ -146,6 +163,8 @@ struct PackedTree: Sendable {
     }
     sortByHighWord(&order)
     idOrder = order
+
+    packLanes()
   }
 
   /// The id's sort key: signed order as unsigned order.
@@ -181,6 +200,7 @@ struct PackedTree: Sendable {
     guard !entries.flags[slot].contains(.removed) else { return false }
     entries.flags[slot].insert(.removed)
     removedCount += 1
+    clearLane(ofEntry: slot)
     return true
   }
 
@@ -221,61 +241,6 @@ struct PackedTree: Sendable {
                   for node in start..<end where accepts(nodes + 4 * node) {
                     stack[top] = Int(firstChild[node]) << 6 | (level - 1)
                     top += 1
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-
-  /// Calls `visit` with the id of every live entry whose box holds (`x`, `y`), edges included.
-  ///
-  /// The hot path: ``forEachEntry(where:_:)`` specialised by hand for a point.
-  @inlinable
-  func forEachLiveID(containingX x: Double, y: Double, _ visit: (Int32) -> Void) {
-    guard !levelEnds.isEmpty else { return }
-    let nodeSize = self.nodeSize
-    entries.boxes.withUnsafeBufferPointer { leafBoxes in
-      entries.ids.withUnsafeBufferPointer { ids in
-        entries.flags.withUnsafeBufferPointer { flags in
-          nodeBoxes.withUnsafeBufferPointer { nodeBoxes in
-            firstChild.withUnsafeBufferPointer { firstChild in
-              levelEnds.withUnsafeBufferPointer { levelEnds in
-                guard let leaves = leafBoxes.baseAddress, let nodes = nodeBoxes.baseAddress else {
-                  return
-                }
-                withUnsafeTemporaryAllocation(of: Int.self, capacity: stackCapacity) { stack in
-                  stack[0] = (levelEnds[levelEnds.count - 1] - 1) << 6 | (levelEnds.count - 1)
-                  var top = 1
-                  while top > 0 {
-                    top -= 1
-                    let group = stack[top]
-                    let level = group & 63
-                    let start = group >> 6
-                    let end = min(start + nodeSize, levelEnds[level])
-                    if level == 0 {
-                      var b = leaves + 4 * start
-                      for slot in start..<end {
-                        if x >= b[0] && y >= b[1] && x <= b[2] && y <= b[3]
-                          && !flags[slot].contains(.removed)
-                        {
-                          visit(ids[slot])
-                        }
-                        b += 4
-                      }
-                    } else {
-                      var b = nodes + 4 * start
-                      for node in start..<end {
-                        if x >= b[0] && y >= b[1] && x <= b[2] && y <= b[3] {
-                          stack[top] = Int(firstChild[node]) << 6 | (level - 1)
-                          top += 1
-                        }
-                        b += 4
-                      }
-                    }
                   }
                 }
               }

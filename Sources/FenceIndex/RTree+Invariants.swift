@@ -55,7 +55,8 @@ extension RTree {
     let n = tree.entryCount
     guard n > 0 else {
       precondition(
-        tree.levelEnds.isEmpty && tree.nodeBoxes.isEmpty && tree.idOrder.isEmpty,
+        tree.levelEnds.isEmpty && tree.nodeBoxes.isEmpty && tree.idOrder.isEmpty
+          && tree.laneBoxes.isEmpty,
         "Empty \(name) tree has nodes")
       return 0
     }
@@ -151,7 +152,57 @@ extension RTree {
     precondition(
       removed == tree.removedCount,
       "\(name): \(removed) removed entries, recorded \(tree.removedCount)")
+    checkLanes(tree, name: name)
     return liveItems
+  }
+
+  /// Checks that every lane box is its node's (or live entry's) box rounded outward to `Float`,
+  /// and that unused lanes and removed entries' lanes are empty.
+  private static func checkLanes(_ tree: PackedTree, name: String) {
+    let lanes = tree.lanes
+    precondition(
+      lanes % 8 == 0 && lanes >= tree.nodeSize && lanes < tree.nodeSize + 8,
+      "\(name): \(lanes) lanes for node size \(tree.nodeSize)")
+    precondition(
+      tree.laneLevelStarts.count == tree.height - 1, "\(name): lanes for the wrong levels")
+    var expectedStart = 0
+    for level in 0..<(tree.height - 1) {
+      precondition(
+        tree.laneLevelStarts[level] == expectedStart, "\(name): lane level \(level) misplaced")
+      let count = tree.nodeCount(onLevel: level)
+      let groups = (count + tree.nodeSize - 1) / tree.nodeSize
+      let firstNode = level <= 1 ? 0 : tree.levelEnds[level - 1]
+      for group in 0..<groups {
+        let start = expectedStart + group * 4 * lanes
+        for lane in 0..<lanes {
+          let index = group * tree.nodeSize + lane
+          let stored = (0..<4).map { tree.laneBoxes[start + $0 * lanes + lane] }
+          var expected: [Float] = [.infinity, .infinity, -.infinity, -.infinity]
+          if lane < tree.nodeSize && index < count
+            && (level > 0 || !tree.entries.flags[index].contains(.removed))
+          {
+            let source = level == 0 ? tree.entries.boxes : tree.nodeBoxes
+            let b = 4 * (firstNode + index)
+            expected = [
+              PackedTree.floatDown(source[b]), PackedTree.floatDown(source[b + 1]),
+              PackedTree.floatUp(source[b + 2]), PackedTree.floatUp(source[b + 3]),
+            ]
+            precondition(
+              Double(expected[0]) <= source[b] && Double(expected[1]) <= source[b + 1]
+                && Double(expected[2]) >= source[b + 2] && Double(expected[3]) >= source[b + 3],
+              "\(name): Float box of node \(index) at level \(level) is not rounded outward")
+          }
+          precondition(
+            stored == expected,
+            "\(name): lane \(lane) of group \(group) at level \(level) holds \(stored), "
+              + "expected \(expected)")
+        }
+      }
+      expectedStart += groups * 4 * lanes
+    }
+    precondition(
+      tree.laneBoxes.count == expectedStart,
+      "\(name): \(tree.laneBoxes.count) lane numbers, expected \(expectedStart)")
   }
 
   private static func checkPlanar(_ entries: EntryList, _ slot: Int, name: String) {

@@ -1,5 +1,5 @@
 import FenceGeometry
-import FenceIndex
+@testable import FenceIndex
 import FenceTestSupport
 import Testing
 
@@ -35,6 +35,42 @@ import Testing
     #expect(Self.ids { tree.search(containing: -15, longitude: 0, $0) } == [])
     #expect(Self.ids { tree.search(containing: 90, longitude: 5, $0) } == [4])
     #expect(Self.ids { tree.search(containing: .nan, longitude: 0, $0) } == [])
+  }
+
+  @Test func pointSearchIsExactAtEdgesThatAFloatCannotHold() {
+    // 0.1 and 40.7 are not Floats: the Float boxes are wider, the answer must not be.
+    let box = BoundingBox(south: 40.7, west: -73.9, north: 40.700_000_1, east: 0.1)
+    var items: [(id: Int32, box: BoundingBox)] = [(7, box)]
+    for id in 100..<Int32(400) {  // neighbours, so the tree has internal levels
+      let d = Double(id) * 1e-9
+      items.append((id, BoundingBox(south: 40.7 + d, west: 0.1 + d, north: 40.8, east: 0.2)))
+    }
+    let tree = RTree(items, nodeSize: 4)
+    tree.checkInvariants()
+    let epsilon = 1e-13
+    #expect(Self.ids { tree.search(containing: 40.7, longitude: 0.1, $0) } == [7])
+    #expect(Self.ids { tree.search(containing: 40.7, longitude: 0.1 + epsilon, $0) } == [])
+    #expect(Self.ids { tree.search(containing: 40.7 - epsilon, longitude: 0, $0) } == [])
+    #expect(Self.ids { tree.search(containing: 40.700_000_1, longitude: -73.9, $0) } == [7])
+    #expect(Self.ids { tree.search(containing: 40.700_000_1 + epsilon, longitude: 0, $0) } == [])
+    #expect(Self.ids { tree.search(containing: 40.7, longitude: -73.9 - epsilon, $0) } == [])
+    #expect(Self.ids { tree.search(containing: 40.700_000_05, longitude: 0.1 - 1e-9, $0) } == [7])
+    #expect(
+      Self.ids { tree.search(containing: 40.75, longitude: 0.1 + 3e-7, $0) }
+        == Array(100..<400).filter { 0.1 + Double($0) * 1e-9 <= 0.1 + 3e-7 })
+  }
+
+  @Test func floatRoundingIsOutward() {
+    var random = RandomBoxes(seed: 5)
+    for _ in 0..<10_000 {
+      let value = random.longitude()
+      let down = PackedTree.floatDown(value)
+      let up = PackedTree.floatUp(value)
+      #expect(Double(down) <= value && Double(up) >= value)
+      #expect(Double(down.nextUp) > value && Double(up.nextDown) < value)
+      // The position's nearest Float never leaves an outward-rounded interval holding it.
+      #expect(Float(value) >= down && Float(value) <= up)
+    }
   }
 
   @Test func boxSearchReportsACrossingItemOnce() {
