@@ -51,6 +51,9 @@ struct GEOSComparison {
 
   /// Counts, times and checks one batch of fixes.
   mutating func run(_ batch: ArraySlice<LocationFix>, latency: Bool) throws(GEOSError) {
+    // Local copies, so that calls through them do not copy the loops out of `self` per fix.
+    let native = self.native
+    let geos = self.geos
     nativeCounts.removeAll(keepingCapacity: true)
     nativeChecksums.removeAll(keepingCapacity: true)
     for fix in batch {
