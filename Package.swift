@@ -30,14 +30,14 @@ let package = Package(
     .target(name: "FenceIndex", dependencies: ["FenceGeometry"]),
     .target(name: "FenceEngine", dependencies: ["FenceGeometry", "FenceIndex", "FenceGEOS"]),
     .target(name: "FenceFormats", dependencies: ["FenceEngine", "FenceGEOS", "CZlib"]),
-    .target(name: "FenceTesting", dependencies: ["FenceEngine"]),
+    .target(name: "FenceTesting", dependencies: ["FenceEngine", "FenceGeometry"]),
 
     // MARK: - Command-line tool
 
     .executableTarget(
       name: "fencebench",
       dependencies: [
-        "FenceFormats",
+        "FenceFormats", "FenceEngine", "FenceGEOS", "FenceIndex", "FenceGeometry",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
