@@ -21,6 +21,9 @@ extension RTree {
   /// search, nearest-neighbour searches allocate nothing.
   public struct NearestScratch: Sendable {
     var heap: ContiguousArray<Candidate> = []
+    /// The smallest exact distances measured in the current search, a max-heap of at most
+    /// `count`.
+    var best: ContiguousArray<Double> = []
 
     public init() {}
   }
@@ -29,13 +32,15 @@ extension RTree {
   /// distance, sorted by distance then id.
   ///
   /// Best-first search (Hjaltason and Samet 1999, "Distance browsing in spatial databases"):
-  /// one priority queue holds nodes and items keyed by ``lowerBoundDistance(from:to:)`` of their
+  /// one priority queue holds nodes and items keyed by a lower bound of the distance to their
   /// boxes, and items whose exact distance is known, keyed by it. An item is emitted when it
   /// reaches the front, that is when its exact distance is no more than every remaining bound;
   /// at equal keys, nodes and unmeasured items come out before measured ones, and measured ones
   /// by id, so ties are broken by id exactly. `exactDistance` is called at most once per item,
-  /// and only for items whose box is within `radius`; items farther than `radius`, or with a
-  /// NaN distance, are left out.
+  /// and only for items whose box may be within `radius` and may beat the `count`-th smallest
+  /// exact distance measured so far (entries keyed beyond it are never queued); items farther
+  /// than `radius`, or with a NaN distance, are left out. The bound is `SphericalBoxLowerBound`:
+  /// never above ``lowerBoundDistance(from:to:)`` within `radius`, and free of trigonometry.
   ///
   /// `exactDistance(id)` must be at least the box bound for that item (any distance to a shape
   /// inside the box on the ellipsoid is). Queue keys are the bound lowered by a relative 1e-9 and
@@ -57,10 +62,16 @@ extension RTree {
     scratch.heap.removeAll(keepingCapacity: true)
     let limit = SphericalBoxDistance.haversineLimit(metres: radius)
     guard count > 0, !isEmpty, limit >= 0 else { return }
-    let probe = SphericalBoxDistance(latitude: position.latitude, longitude: position.longitude)
+    let probe = SphericalBoxLowerBound(
+      latitude: position.latitude, longitude: position.longitude, reach: radius)
+    // Nothing keyed above `cutoff` can be among the results: at first the radius, then the
+    // `count`-th smallest exact distance measured so far (`scratch.best` holds the smallest).
+    var cutoff = radius
+    scratch.best.removeAll(keepingCapacity: true)
 
-    func bound(_ h: Double) -> Double {
-      SphericalBoxDistance.metres(haversine: h) * (1 - 1e-9) - 1e-6
+    @inline(__always)
+    func key(_ h: Double) -> Double {
+      SphericalBoxLowerBound.metres(haversine: h) * (1 - 1e-9) - 1e-6
     }
     func pushEntry(_ entries: EntryList, _ slot: Int, _ layer: Layer) {
       let flags = entries.flags[slot]
@@ -80,22 +91,21 @@ extension RTree {
         guard isNearer else { return }
         h = min(h, other)
       }
-      guard h <= limit else { return }
+      let k = key(h)
+      guard k <= cutoff else { return }
       scratch.push(
-        Candidate(
-          key: bound(h), kind: .box, layer: layer, level: 0, index: Int32(slot),
-          id: entries.ids[slot]))
+        Candidate(key: k, kind: .box, layer: layer, level: 0, index: Int32(slot), id: entries.ids[slot]))
     }
     func pushNode(_ tree: PackedTree, _ layer: Layer, node: Int, level: Int) {
       let b = 4 * node
-      let h = probe.haversine(
-        west: tree.nodeBoxes[b], south: tree.nodeBoxes[b + 1], east: tree.nodeBoxes[b + 2],
-        north: tree.nodeBoxes[b + 3])
-      guard h <= limit else { return }
+      let k = key(
+        probe.haversine(
+          west: tree.nodeBoxes[b], south: tree.nodeBoxes[b + 1], east: tree.nodeBoxes[b + 2],
+          north: tree.nodeBoxes[b + 3]))
+      guard k <= cutoff else { return }
       scratch.push(
         Candidate(
-          key: bound(h), kind: .node, layer: layer, level: UInt8(level),
-          index: Int32(node), id: 0))
+          key: k, kind: .node, layer: layer, level: UInt8(level), index: Int32(node), id: 0))
     }
     func expand(_ tree: PackedTree, _ layer: Layer, node: Int, level: Int) {
       let start = Int(tree.firstChild[node])
@@ -116,6 +126,8 @@ extension RTree {
     for slot in 0..<tail.count { pushEntry(tail, slot, .tail) }
 
     while let candidate = scratch.pop() {
+      // Entries pushed before the cutoff fell may lie beyond it now.
+      if candidate.key > cutoff { continue }
       switch candidate.kind {
       case .node:
         expand(
@@ -123,11 +135,13 @@ extension RTree {
           node: Int(candidate.index), level: Int(candidate.level))
       case .box:
         let d = exactDistance(candidate.id)
-        if d <= radius {
+        // `d <= cutoff` also leaves out NaN; at `d == cutoff` the id may still decide a tie.
+        if d <= cutoff {
           scratch.push(
             Candidate(
               key: d, kind: .measured, layer: candidate.layer, level: 0,
               index: candidate.index, id: candidate.id))
+          if let lowered = scratch.recordMeasured(d, keeping: count) { cutoff = lowered }
         }
       case .measured:
         results.append(Neighbor(id: candidate.id, distance: candidate.key))
@@ -176,6 +190,36 @@ extension RTree.NearestScratch {
       heap.swapAt(child, parent)
       child = parent
     }
+  }
+
+  /// Records an exact distance; returns the new cutoff (the largest of the `count` smallest
+  /// distances) once `count` distances are known and it changed, `nil` otherwise.
+  mutating func recordMeasured(_ distance: Double, keeping count: Int) -> Double? {
+    if best.count == count {
+      guard distance < best[0] else { return nil }
+      // Replace the largest and sift it down.
+      best[0] = distance
+      var parent = 0
+      while true {
+        let left = 2 * parent + 1
+        guard left < count else { break }
+        var child = left
+        if left + 1 < count, best[left + 1] > best[left] { child = left + 1 }
+        guard best[child] > best[parent] else { break }
+        best.swapAt(child, parent)
+        parent = child
+      }
+      return best[0]
+    }
+    best.append(distance)
+    var child = best.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard best[child] > best[parent] else { break }
+      best.swapAt(child, parent)
+      child = parent
+    }
+    return best.count == count ? best[0] : nil
   }
 
   /// Removes the first candidate in queue order.

@@ -47,11 +47,14 @@ struct OracleCheck: Sendable, CustomTestStringConvertible {
   func run(_ kind: QueryKind) -> Int {
     var random = RandomBoxes(seed: seed)
     var oracle = BruteForceIndex()
+    // The oracle's boxes by id, for exact distances without its linear lookup.
+    var boxes: [Int32: BoundingBox] = [:]
     var items: [(id: Int32, box: BoundingBox)] = []
     for id in 0..<Int32(initialCount) {
       let box = random.box()
       items.append((id, box))
       oracle.insert(id: id, box: box)
+      boxes[id] = box
     }
     // Some exact duplicates of earlier boxes under new ids, for ties.
     for k in 0..<(initialCount / 50) {
@@ -59,6 +62,7 @@ struct OracleCheck: Sendable, CustomTestStringConvertible {
       let box = items[random.random.int(below: items.count)].box
       items.append((id, box))
       oracle.insert(id: id, box: box)
+      boxes[id] = box
     }
     var index = RTree(
       items, nodeSize: nodeSize, tailCapacity: tailCapacity, rebuildDivisor: rebuildDivisor)
@@ -80,12 +84,14 @@ struct OracleCheck: Sendable, CustomTestStringConvertible {
           let box = random.box()
           let inserted = index.insert(id: nextID, box: box)
           #expect(inserted == oracle.insert(id: nextID, box: box))
+          boxes[nextID] = box
           nextID += 1
         case 4...6 where oracle.count > 0:
           let id = oracle.ids[random.random.int(below: oracle.count)]
           let wasRemoved = index.remove(id: id)
           #expect(wasRemoved)
           oracle.remove(id: id)
+          boxes[id] = nil
           removed.append(id)
         case 7 where !removed.isEmpty:
           let id = removed.removeLast()
@@ -93,6 +99,7 @@ struct OracleCheck: Sendable, CustomTestStringConvertible {
           let inserted = index.insert(id: id, box: box)
           #expect(inserted)
           oracle.insert(id: id, box: box)
+          boxes[id] = box
         case 8:
           let absent = nextID + 1000
           let wasRemoved = index.remove(id: absent)
@@ -106,7 +113,7 @@ struct OracleCheck: Sendable, CustomTestStringConvertible {
           }
         }
       }
-      #expect(index.count == oracle.count)
+      #expect(index.count == oracle.count && boxes.count == oracle.count)
       if round % max(1, rounds / 4) == 0 || round == rounds - 1 { index.checkInvariants() }
 
       for _ in 0..<queriesPerRound {
@@ -136,7 +143,7 @@ struct OracleCheck: Sendable, CustomTestStringConvertible {
           let k = 1 + random.random.int(below: 8)
           let style = random.random.int(below: 3)
           let exact = { (id: Int32) -> Double in
-            guard let box = oracle.boundingBox(of: id) else { return .nan }
+            guard let box = boxes[id] else { return .nan }
             let bound = BruteForceIndex.lowerBoundDistance(from: p, to: box)
             switch style {
             case 0: return bound  // many ties at 0 for boxes holding the point

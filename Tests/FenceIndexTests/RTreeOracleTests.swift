@@ -4,8 +4,10 @@ import Testing
 
 /// The index against a linear scan on seeded random data, with changes between queries.
 ///
-/// The default sizes keep the suite quick in a debug build, where the linear scan dominates.
-/// Set `FENCEKIT_LONG_TESTS=1` to run 100 000 queries of each kind on larger trees.
+/// The default run compares at least 100 000 queries of each kind on small trees (400 to 1 000
+/// items, where the linear scan stays cheap in a debug build), with inserts and removals
+/// between rounds that exercise the tail, the delta tree and full rebuilds. Set
+/// `FENCEKIT_LONG_TESTS=1` for larger trees and 200 000 queries of each kind.
 @Suite struct RTreeOracleTests {
   static let isLong = ProcessInfo.processInfo.environment["FENCEKIT_LONG_TESTS"] == "1"
 
@@ -22,12 +24,19 @@ import Testing
     : [
       OracleCheck(
         name: "600 items, node size 4, tail 16, full rebuild at a quarter", seed: 1,
-        initialCount: 600, nodeSize: 4, tailCapacity: 16, rebuildDivisor: 4, rounds: 25,
-        changesPerRound: 30, queriesPerRound: 800),
+        initialCount: 600, nodeSize: 4, tailCapacity: 16, rebuildDivisor: 4, rounds: 60,
+        changesPerRound: 25, queriesPerRound: 1_000),
       OracleCheck(
-        name: "3k items, node size 16", seed: 2, initialCount: 3_000, rounds: 8,
-        changesPerRound: 150, queriesPerRound: 500),
+        name: "1k items, node size 16", seed: 2, initialCount: 1_000, rounds: 30,
+        changesPerRound: 50, queriesPerRound: 1_000),
+      OracleCheck(
+        name: "400 items, node size 9, tail 32", seed: 3, initialCount: 400, nodeSize: 9,
+        tailCapacity: 32, rounds: 10, changesPerRound: 40, queriesPerRound: 1_000),
     ]
+
+  @Test func theRunComparesAtLeast100kQueriesOfEachKind() {
+    #expect(Self.checks.reduce(0) { $0 + $1.rounds * $1.queriesPerRound } >= 100_000)
+  }
 
   @Test(arguments: checks)
   func pointQueriesMatchBruteForce(_ check: OracleCheck) {
