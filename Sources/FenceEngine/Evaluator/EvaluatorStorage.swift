@@ -179,6 +179,12 @@ struct DeviceState {
   var safeCenter = ECEFPosition(x: 0, y: 0, z: 0)
   var safeRadius = 0.0
   var safeGeneration: UInt64 = 0
+  /// The safe centre in degrees, and an upper bound on metres per degree of longitude
+  /// anywhere within the safe disc, for the skip test without trigonometry (NaN when unknown,
+  /// e.g. after a snapshot restore: the test then measures in ECEF).
+  var safeLatitude = Double.nan
+  var safeLongitude = Double.nan
+  var safeMetresPerDegreeLongitude = Double.nan
 
   init(name: String) { self.name = name }
 

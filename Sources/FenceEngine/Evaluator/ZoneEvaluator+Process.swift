@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 import FenceGEOS
 import FenceGeometry
 import FenceIndex
@@ -47,14 +55,15 @@ extension ZoneEvaluator {
     acceptedFixCount += 1
     let t = fix.time
     let coordinate = Coordinate(uncheckedLatitude: fix.latitude, longitude: fix.longitude)
+    // The skip test in degrees first, so that a skipped fix pays no trigonometry.
+    if canSkipInDegrees(coordinate, device: d) {
+      skip(fix, coordinate, device: d, into: &events)
+      return
+    }
     let position = Position(coordinate)
     let isFirst = !devices[d].hasFix
     if canSkip(position, device: d) {
-      // Nothing can enter, leave or be crossed: only timers and bookkeeping.
-      skippedFixCount += 1
-      fireDueDwells(upTo: t, current: d, fix: fix, into: &events)
-      recordLastFix(fix, coordinate, device: d)
-      if time.map({ t > $0 }) ?? true { time = t }
+      skip(fix, coordinate, device: d, into: &events)
       return
     }
 
@@ -82,9 +91,11 @@ extension ZoneEvaluator {
 
     // GEOLINE crossings of the movement from the previous accepted fix.
     var crossings: [CrossingHit] = []
-    swap(&crossings, &scratchCrossings)
-    crossings.removeAll(keepingCapacity: true)
-    if !isFirst, !geolineIndex.isEmpty, devices[d].lastCoordinate != coordinate {
+    let seeksCrossings =
+      !isFirst && !geolineIndex.isEmpty && devices[d].lastCoordinate != coordinate
+    if seeksCrossings {
+      swap(&crossings, &scratchCrossings)
+      crossings.removeAll(keepingCapacity: true)
       findCrossings(
         from: devices[d].lastCoordinate, to: coordinate, filter: filter, current: monitoredNow,
         previous: previousMonitored, into: &crossings)
@@ -92,9 +103,11 @@ extension ZoneEvaluator {
     }
 
     // 1. Timers due.
-    swap(&records, &devices[d].records)
-    fireDueDwells(upTo: t, current: d, fix: fix, into: &events)
-    swap(&records, &devices[d].records)
+    if dwellsMayFire(upTo: t, records: records) {
+      swap(&records, &devices[d].records)
+      fireDueDwells(upTo: t, current: d, fix: fix, into: &events)
+      swap(&records, &devices[d].records)
+    }
 
     if !records.isEmpty {
       var zones: [Int32] = []
@@ -110,8 +123,10 @@ extension ZoneEvaluator {
       swap(&zones, &scratchZones)
       pruneRecords(&records, at: t)
     }
-    crossings.removeAll(keepingCapacity: true)
-    swap(&crossings, &scratchCrossings)
+    if seeksCrossings {
+      crossings.removeAll(keepingCapacity: true)
+      swap(&crossings, &scratchCrossings)
+    }
     swap(&records, &devices[d].records)
 
     // 5. Monitored-set change.
@@ -127,10 +142,7 @@ extension ZoneEvaluator {
 
     // The device's new last fix.
     if measuresSafeRadius {
-      let movement =
-        isFirst ? 0 : ECEFPosition(devices[d].lastCoordinate).chord(to: position.ecef)
-      noteSafeRadius(
-        around: position, device: d, insideBoundary: insideBoundary, movement: movement)
+      noteSafeRadius(around: position, device: d, insideBoundary: insideBoundary, isFirst: isFirst)
     }
     recordLastFix(fix, coordinate, device: d)
     if time.map({ t > $0 }) ?? true { time = t }
@@ -285,6 +297,18 @@ extension ZoneEvaluator {
     }
   }
 
+  /// Handles an accepted fix that cannot enter, leave or cross anything: only timers and
+  /// bookkeeping.
+  mutating func skip(
+    _ fix: LocationFix, _ coordinate: Coordinate, device d: Int, into events: inout [ZoneEvent]
+  ) {
+    let t = fix.time
+    skippedFixCount += 1
+    fireDueDwells(upTo: t, current: d, fix: fix, into: &events)
+    recordLastFix(fix, coordinate, device: d)
+    if time.map({ t > $0 }) ?? true { time = t }
+  }
+
   /// Stores a fix as the device's last accepted fix.
   mutating func recordLastFix(_ fix: LocationFix, _ coordinate: Coordinate, device d: Int) {
     devices[d].hasFix = true
@@ -295,8 +319,45 @@ extension ZoneEvaluator {
     devices[d].lastSequence = addSequence
   }
 
+  /// Metres per degree of latitude or longitude never exceed this: the largest radius of
+  /// curvature of the WGS84 ellipsoid (at the poles, a / sqrt(1 - e²)), in metres per degree,
+  /// rounded up.
+  static let metresPerDegreeBound =
+    WGS84.semiMajorAxis / (1 - WGS84.eccentricitySquared).squareRoot() * .pi / 180 * (1 + 1e-9)
+
+  /// Degrees of latitude, more than ``safeRadiusLimit`` metres anywhere (at least 110,574 m a
+  /// degree): a fix farther in latitude from the safe centre is never skipped in degrees.
+  static let safeLatitudeBand = 0.003
+
+  /// Whether a fix at `coordinate` provably lies inside the device's safe radius (with a 0.5 m
+  /// margin), judged in degrees without trigonometry.
+  ///
+  /// The length of the straight path in latitude and longitude from the safe centre bounds the
+  /// WGS84 distance, which bounds the ECEF chord from above; that length is at most the
+  /// Euclidean combination of the degree differences scaled by the largest metres per degree
+  /// on the path. So a `true` here implies a `true` from ``canSkip(_:device:)``, which decides
+  /// whenever this says `false`; the skipped fixes are exactly the same.
+  @inline(__always)
+  func canSkipInDegrees(_ coordinate: Coordinate, device d: Int) -> Bool {
+    guard configuration.skipsUnchangedFixes, configuration.proximity == nil else { return false }
+    return devices.withUnsafeBufferPointer { devices in
+      let device = devices[d]
+      guard device.hasFix, device.safeRadius > 0, device.safeGeneration == zoneGeneration
+      else { return false }
+      let latitudeMetres = (coordinate.latitude - device.safeLatitude) * Self.metresPerDegreeBound
+      var degrees = abs(coordinate.longitude - device.safeLongitude)
+      if degrees > 180 { degrees = 360 - degrees }
+      let longitudeMetres = degrees * device.safeMetresPerDegreeLongitude
+      let bound = (latitudeMetres * latitudeMetres + longitudeMetres * longitudeMetres)
+        .squareRoot()
+      // NaN (no centre in degrees) compares false.
+      return bound * (1 + 1e-9) + 0.5 < device.safeRadius
+    }
+  }
+
   /// Whether a fix at `position` lies inside the device's safe radius (with a 0.5 m margin),
   /// so that neither it nor the movement to it can change any zone state: one ECEF distance.
+  @inline(__always)
   func canSkip(_ position: Position, device d: Int) -> Bool {
     guard configuration.skipsUnchangedFixes, configuration.proximity == nil,
       devices[d].hasFix, devices[d].safeRadius > 0,
@@ -316,62 +377,68 @@ extension ZoneEvaluator {
   /// other fence and the nearest GEOLINE within what is left come from best-first searches. A
   /// radius no larger than 0.5 m plus `movement` (metres from the previous fix) would not let
   /// a device at that pace skip its next fix, so it is not worth searching for: it is noted
-  /// as 0.
+  /// as 0. `movement` is measured only when the rest leaves a radius above 0.5 m.
   mutating func noteSafeRadius(
-    around position: Position, device d: Int, insideBoundary: Double, movement: Double
+    around position: Position, device d: Int, insideBoundary: Double, isFirst: Bool
   ) {
-    let useful = 0.5 + movement
     var safe = min(Self.safeRadiusLimit, insideBoundary)
     for r in devices[d].records.indices where devices[d].records[r].presence != .outside {
       if devices[d].records[r].exitCount > 0 || devices[d].records[r].fenceNow < 0 { safe = 0 }
     }
+    var useful = 0.5
+    if safe > useful, !isFirst {
+      useful += ECEFPosition(devices[d].lastCoordinate).chord(to: position.ecef)
+    }
     if safe <= useful { safe = 0 }
     if safe > 0 {
-      var neighbors: [RTree.Neighbor] = []
-      swap(&neighbors, &scratchNeighbors)
-      var scratch = RTree.NearestScratch()
-      swap(&scratch, &nearestScratch)
-      safe = nearestBoundary(to: position, within: safe, neighbors: &neighbors, scratch: &scratch)
-      neighbors.removeAll(keepingCapacity: true)
-      swap(&neighbors, &scratchNeighbors)
-      swap(&scratch, &nearestScratch)
+      safe = nearestBoundary(to: position, within: safe)
       if safe <= useful { safe = 0 }
     }
     devices[d].safeCenter = position.ecef
     devices[d].safeRadius = safe
     devices[d].safeGeneration = zoneGeneration
+    devices[d].safeLatitude = position.latitude
+    devices[d].safeLongitude = position.longitude
+    // The largest cosine of latitude within the band around the centre.
+    let nearestToEquator = max(0, abs(position.latitude) - Self.safeLatitudeBand)
+    devices[d].safeMetresPerDegreeLongitude =
+      Self.metresPerDegreeBound * cos(nearestToEquator * .pi / 180) * (1 + 1e-9)
   }
 
   /// The distance to the nearest boundary of a fence not holding `position`, or to the nearest
   /// GEOLINE, when within `radius` metres; else `radius`.
   ///
-  /// Not mutating, so that the distance closures borrow the evaluator instead of copying it.
-  func nearestBoundary(
-    to position: Position, within radius: Double, neighbors: inout [RTree.Neighbor],
-    scratch: inout RTree.NearestScratch
-  ) -> Double {
+  /// One box search per index over the box that holds the disc of `radius`
+  /// (``BoundingBox/reach(around:metres:)``), measuring each element it reports: within a
+  /// radius of at most ``safeRadiusLimit`` that is few elements, and box comparisons cost far
+  /// less than a best-first search's spherical bounds and queue. Not mutating, so that the
+  /// closures borrow the evaluator instead of copying it.
+  func nearestBoundary(to position: Position, within radius: Double) -> Double {
     var safe = radius
+    let reach = BoundingBox.reach(around: position.coordinate, metres: radius)
     // Fences not holding the position: their distance is the distance to their boundary
     // (those holding it were measured by the caller and are left out here).
-    fenceIndex.nearest(
-      to: position, count: 1, within: safe,
-      exactDistance: { slot in
-        let distance = fenceDistance(slot, from: position)
-        if distance > 0 { return distance }
-        return fenceContains(slot, position) ? .infinity : 0
-      }, into: &neighbors, scratch: &scratch)
-    if let first = neighbors.first { safe = min(safe, first.distance) }
+    fenceIndex.search(intersecting: reach) { slot in
+      guard safe > 0 else { return }
+      let distance = fenceDistance(slot, from: position)
+      if distance > 0 {
+        safe = min(safe, distance)
+      } else if !fenceContains(slot, position) {
+        safe = 0
+      }
+    }
     if safe > 0, !geolineIndex.isEmpty {
-      geolineIndex.nearest(
-        to: position, count: 1, within: safe,
-        exactDistance: { geolineDistance($0, from: position) }, into: &neighbors,
-        scratch: &scratch)
-      if let first = neighbors.first { safe = min(safe, first.distance) }
+      let reach = BoundingBox.reach(around: position.coordinate, metres: safe)
+      geolineIndex.search(intersecting: reach) { slot in
+        guard safe > 0 else { return }
+        safe = min(safe, geolineDistance(slot, from: position))
+      }
     }
     return safe
   }
 
   /// Why a fix must be rejected, if it must (the spec's step 0, in its order).
+  @inline(__always)
   func rejectionReason(for fix: LocationFix, device d: Int) -> RejectionReason? {
     let latitude = fix.latitude
     let longitude = fix.longitude
@@ -415,7 +482,6 @@ extension ZoneEvaluator {
     }
     var hits: [Int32] = []
     swap(&hits, &scratchHits)
-    hits.removeAll(keepingCapacity: true)
     fenceIndex.search(containing: position.latitude, longitude: position.longitude) {
       hits.append($0)
     }
@@ -430,6 +496,7 @@ extension ZoneEvaluator {
       if best < 0 || core.rank < elementCores[Int(best)].rank { records[r].fenceNow = slot }
       records[r].isInsideNow = true
     }
+    // Cleared after use, so the buffer is empty (and ready) when the next fix takes it.
     hits.removeAll(keepingCapacity: true)
     swap(&hits, &scratchHits)
 
@@ -451,14 +518,22 @@ extension ZoneEvaluator {
   /// the configured backend (a GEOS failure falls back to the native answer).
   @inline(__always)
   func fenceContains(_ slot: Int32, _ position: Position) -> Bool {
-    let core = elementCores[Int(slot)]
+    Self.fenceContains(slot, position, cores: elementCores, elements: elements)
+  }
+
+  /// ``fenceContains(_:_:)`` on the given element tables.
+  @inline(__always)
+  static func fenceContains(
+    _ slot: Int32, _ position: Position, cores: [ElementCore], elements: [Element?]
+  ) -> Bool {
+    let core = cores[Int(slot)]
     switch core.kind {
     case .circle: return core.center.chordSquared(to: position.ecef) <= core.chordSquaredLimit
     case .polygon:
       guard case .fence(let area, _, let prepared)? = elements[Int(slot)]?.shape else {
         return false
       }
-      return Self.fence(area, prepared: prepared, contains: position)
+      return fence(area, prepared: prepared, contains: position)
     case .geoline, .vacant: return false
     }
   }
@@ -477,7 +552,14 @@ extension ZoneEvaluator {
 
   /// Metres from a position to the fence's boundary, as `Area.distanceToBoundary(from:)`.
   func fenceDistanceToBoundary(_ slot: Int32, from position: Position) -> Double {
-    let core = elementCores[Int(slot)]
+    Self.fenceDistanceToBoundary(slot, from: position, cores: elementCores, elements: elements)
+  }
+
+  /// ``fenceDistanceToBoundary(_:from:)`` on the given element tables.
+  static func fenceDistanceToBoundary(
+    _ slot: Int32, from position: Position, cores: [ElementCore], elements: [Element?]
+  ) -> Double {
+    let core = cores[Int(slot)]
     switch core.kind {
     case .circle: return abs(core.circleDistanceFromCenter(position.ecef) - core.radius)
     case .polygon:
@@ -550,6 +632,8 @@ extension ZoneEvaluator {
   mutating func fireDueDwells(
     upTo time: Timestamp, current: Int?, fix: LocationFix?, into events: inout [ZoneEvent]
   ) {
+    guard dwellsMayFire(upTo: time, records: current.map { devices[$0].records } ?? [])
+    else { return }
     var due: [DwellEntry] = []
     swap(&due, &scratchDue)
     due.removeAll(keepingCapacity: true)
@@ -610,6 +694,15 @@ extension ZoneEvaluator {
     }
     due.removeAll(keepingCapacity: true)
     swap(&due, &scratchDue)
+  }
+
+  /// Whether ``fireDueDwells(upTo:current:fix:into:)`` may fire anything: a queue entry is due,
+  /// or the current device, whose records are `records`, has a waiting dwell.
+  @inline(__always)
+  func dwellsMayFire(upTo time: Timestamp, records: [ZoneRecord]) -> Bool {
+    if let next = dwellQueue.nextDeadline, next <= time { return true }
+    for record in records where record.dwell == .waiting { return true }
+    return false
   }
 
   /// Whether a check-in at `time` falls inside the record's MRT window.

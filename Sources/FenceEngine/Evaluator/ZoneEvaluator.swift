@@ -81,6 +81,7 @@ public struct ZoneEvaluator {
 
   // MARK: Per-fix scratch buffers, reused so that steady-state fixes allocate nothing
 
+  /// Empty between fixes (each user clears it before putting it back).
   var scratchHits: [Int32] = []
   var scratchCandidates: [Int32] = []
   var scratchCrossings: [CrossingHit] = []
