@@ -119,6 +119,45 @@ import Testing
     }
   }
 
+  @Test func cheapBoundIsBelowTheSphereDistanceWithinReachAndClose() {
+    var random = RandomBoxes(seed: 9)
+    var closeOutside = 0
+    for i in 0..<5_000 {
+      let box = random.box()
+      var q = random.position()
+      if i % 2 == 1 {
+        // Just west of the box, within its latitudes (widened a little): a few km away.
+        let south = max(-90, box.south - 0.05)
+        let north = min(90, box.north + 0.05)
+        var lon = box.west - random.random.double(in: 0.001...0.05)
+        if lon < -180 { lon += 360 }
+        q = Position(
+          Coordinate(
+            uncheckedLatitude: south + (north - south) * random.random.double(in: 0...1),
+            longitude: lon))
+      }
+      let exact = RTree.lowerBoundDistance(from: q, to: box)
+      let probe = SphericalBoxLowerBound(
+        latitude: q.latitude, longitude: q.longitude, reach: exact * 1.001 + 1)
+      let (first, second) = box.planarParts
+      var h = probe.haversine(
+        west: first.west, south: first.south, east: first.east, north: first.north)
+      if let second {
+        h = min(
+          h,
+          probe.haversine(
+            west: second.west, south: second.south, east: second.east, north: second.north))
+      }
+      let bound = SphericalBoxLowerBound.metres(haversine: h)
+      #expect(bound <= exact * (1 + 1e-12) + 1e-9, "\(q.coordinate) \(box): \(bound) > \(exact)")
+      if exact > 0 && exact < 20_000 && abs(q.latitude) < 60 {
+        #expect(bound >= exact * 0.98, "\(q.coordinate) \(box): \(bound) far below \(exact)")
+        closeOutside += 1
+      }
+    }
+    #expect(closeOutside > 500)
+  }
+
   @Test func nearestBreaksTiesByIdAndLeavesOutItemsBeyondTheRadius() {
     var tree = RTree(nodeSize: 4)
     // Twelve identical boxes and two farther ones, inserted out of order.
