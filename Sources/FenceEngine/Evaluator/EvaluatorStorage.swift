@@ -31,6 +31,20 @@ struct Element {
   var box: BoundingBox
 }
 
+/// A polygon fence's shape as the per-fix tests read it, in a flat table beside `elements`
+/// (`nil` for other slots): reading it copies a few references, not the whole element.
+struct PolygonFence {
+  var shape: MultiPolygon
+  /// With the ``ZoneEvaluator/PredicateBackend/geosPrepared`` backend.
+  var prepared: PreparedShape?
+
+  init?(_ element: Element) {
+    guard case .fence(.polygon(let shape), _, let prepared) = element.shape else { return nil }
+    self.shape = shape
+    self.prepared = prepared
+  }
+}
+
 /// What the per-fix tests read about one element slot, in a flat table beside `elements`: a
 /// trivial value, so that reading it costs no reference counting.
 struct ElementCore {

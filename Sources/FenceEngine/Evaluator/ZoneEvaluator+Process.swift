@@ -518,22 +518,20 @@ extension ZoneEvaluator {
   /// the configured backend (a GEOS failure falls back to the native answer).
   @inline(__always)
   func fenceContains(_ slot: Int32, _ position: Position) -> Bool {
-    Self.fenceContains(slot, position, cores: elementCores, elements: elements)
+    Self.fenceContains(slot, position, cores: elementCores, polygons: polygonFences)
   }
 
   /// ``fenceContains(_:_:)`` on the given element tables.
   @inline(__always)
   static func fenceContains(
-    _ slot: Int32, _ position: Position, cores: [ElementCore], elements: [Element?]
+    _ slot: Int32, _ position: Position, cores: [ElementCore], polygons: [PolygonFence?]
   ) -> Bool {
     let core = cores[Int(slot)]
     switch core.kind {
     case .circle: return core.center.chordSquared(to: position.ecef) <= core.chordSquaredLimit
     case .polygon:
-      guard case .fence(let area, _, let prepared)? = elements[Int(slot)]?.shape else {
-        return false
-      }
-      return fence(area, prepared: prepared, contains: position)
+      guard let polygon = polygons[Int(slot)] else { return false }
+      return fence(polygon, contains: position)
     case .geoline, .vacant: return false
     }
   }
@@ -544,27 +542,28 @@ extension ZoneEvaluator {
     switch core.kind {
     case .circle: return max(0, core.circleDistanceFromCenter(position.ecef) - core.radius)
     case .polygon:
-      guard case .fence(let area, _, _)? = elements[Int(slot)]?.shape else { return .infinity }
-      return area.distance(from: position)
+      guard let polygon = polygonFences[Int(slot)] else { return .infinity }
+      return polygon.shape.distance(from: position)
     case .geoline, .vacant: return .infinity
     }
   }
 
   /// Metres from a position to the fence's boundary, as `Area.distanceToBoundary(from:)`.
   func fenceDistanceToBoundary(_ slot: Int32, from position: Position) -> Double {
-    Self.fenceDistanceToBoundary(slot, from: position, cores: elementCores, elements: elements)
+    Self.fenceDistanceToBoundary(
+      slot, from: position, cores: elementCores, polygons: polygonFences)
   }
 
   /// ``fenceDistanceToBoundary(_:from:)`` on the given element tables.
   static func fenceDistanceToBoundary(
-    _ slot: Int32, from position: Position, cores: [ElementCore], elements: [Element?]
+    _ slot: Int32, from position: Position, cores: [ElementCore], polygons: [PolygonFence?]
   ) -> Double {
     let core = cores[Int(slot)]
     switch core.kind {
     case .circle: return abs(core.circleDistanceFromCenter(position.ecef) - core.radius)
     case .polygon:
-      guard case .fence(let area, _, _)? = elements[Int(slot)]?.shape else { return .infinity }
-      return area.distanceToBoundary(from: position)
+      guard let polygon = polygons[Int(slot)] else { return .infinity }
+      return polygon.shape.distanceToBoundary(from: position)
     case .geoline, .vacant: return .infinity
     }
   }
@@ -575,16 +574,17 @@ extension ZoneEvaluator {
     return line.distance(from: position)
   }
 
-  /// Whether a fence covers a position, with the configured backend. A GEOS failure falls back
-  /// to the native answer.
-  static func fence(_ area: Area, prepared: PreparedShape?, contains position: Position) -> Bool {
-    if let prepared,
+  /// Whether a polygon fence covers a position, with the configured backend (its prepared
+  /// geometry when it has one). A GEOS failure falls back to the native answer.
+  @inline(__always)
+  static func fence(_ polygon: PolygonFence, contains position: Position) -> Bool {
+    if let prepared = polygon.prepared,
       let covered = try? prepared.covers(
         latitude: position.latitude, longitude: position.longitude)
     {
       return covered
     }
-    return area.contains(position)
+    return polygon.shape.contains(latitude: position.latitude, longitude: position.longitude)
   }
 
   /// Appends the admitted crossings of the movement `from`→`to` over every GEOLINE, sorted in

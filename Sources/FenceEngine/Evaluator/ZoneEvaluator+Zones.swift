@@ -82,6 +82,7 @@ extension ZoneEvaluator {
     zoneCores.reserveCapacity(zoneCores.count + zones.count)
     elements.reserveCapacity(elements.count + elementCount)
     elementCores.reserveCapacity(elementCores.count + elementCount)
+    polygonFences.reserveCapacity(polygonFences.count + elementCount)
   }
 
   /// Removes the zone with this id, dropping every device's state with it without an event.
@@ -259,10 +260,12 @@ extension ZoneEvaluator {
       if Int(target) == elements.count {
         elements.append(nil)
         elementCores.append(ElementCore())
+        polygonFences.append(nil)
       }
     }
     elements[Int(target)] = element
     elementCores[Int(target)] = ElementCore(element)
+    polygonFences[Int(target)] = PolygonFence(element)
     elementSlotByID[element.id] = target
     batch.placed.append(target)
     return target
@@ -323,6 +326,7 @@ extension ZoneEvaluator {
     if elementSlotByID[element.id] == slot { elementSlotByID[element.id] = nil }
     elements[Int(slot)] = nil
     elementCores[Int(slot)] = ElementCore()
+    polygonFences[Int(slot)] = nil
     batch.elements.append(slot)
   }
 

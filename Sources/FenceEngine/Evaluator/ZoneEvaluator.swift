@@ -47,6 +47,8 @@ public struct ZoneEvaluator {
   var elementCores: [ElementCore] = []
   /// Per zone slot, the rules as the per-fix step reads them (kept in step with `zoneSlots`).
   var zoneCores: [ZoneCore] = []
+  /// Per element slot, a polygon fence's shape (kept in step with `elements`).
+  var polygonFences: [PolygonFence?] = []
   var fenceIndex = RTree()
   var geolineIndex = RTree()
   /// Incremented by every zone added under a new id.
