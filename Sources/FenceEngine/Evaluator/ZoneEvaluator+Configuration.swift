@@ -20,8 +20,9 @@ extension ZoneEvaluator {
     /// ``ZoneEvaluator/safeRadiusLimit``), or 0 when an exit is pending or the device is inside
     /// a zone only through its hysteresis, or when it is no larger than 0.5 m plus the distance
     /// the device moved since its previous fix (too small to help at that pace). A later fix of
-    /// the device within that radius (less a 0.5 m margin; one ECEF distance per fix) cannot
-    /// enter, leave or cross anything, so only its dwell timers and last-fix bookkeeping run. Zone changes invalidate every safe radius. Not used with
+    /// the device within that radius (less a 0.5 m margin; a bound in degrees, else one ECEF
+    /// distance per fix) cannot enter, leave or cross anything, so only its dwell timers and
+    /// last-fix bookkeeping run. Zone changes invalidate every safe radius. Not used with
     /// proximity monitoring (the monitored order can change anywhere). The events are exactly
     /// those of a full evaluation.
     public var skipsUnchangedFixes: Bool

@@ -60,11 +60,17 @@ extension ZoneEvaluator {
       skip(fix, coordinate, device: d, into: &events)
       return
     }
-    let position = Position(coordinate)
+    // The fix's ECEF vector costs trigonometry: it is made only when a test needs it (the
+    // skip test, proximity, a circle or hysteresis test, the safe radius).
+    var position: Position?
     let isFirst = !devices[d].hasFix
-    if canSkip(position, device: d) {
-      skip(fix, coordinate, device: d, into: &events)
-      return
+    if configuration.skipsUnchangedFixes {
+      let known = Position(coordinate)
+      position = known
+      if canSkip(known, device: d) {
+        skip(fix, coordinate, device: d, into: &events)
+        return
+      }
     }
 
     // The monitored set around this fix, and the one registered before it. Both buffers are
@@ -76,7 +82,9 @@ extension ZoneEvaluator {
       swap(&monitoredNow, &scratchMonitored)
       monitoredNow.removeAll(keepingCapacity: true)
       swap(&previousMonitored, &devices[d].monitored)
-      computeMonitoredSet(around: position, proximity, into: &monitoredNow)
+      let known = position ?? Position(coordinate)
+      position = known
+      computeMonitoredSet(around: known, proximity, into: &monitoredNow)
       filter.isOn = proximity.triggersOnlyMonitored
     }
 
@@ -86,7 +94,8 @@ extension ZoneEvaluator {
     swap(&records, &devices[d].records)
     let measuresSafeRadius = configuration.skipsUnchangedFixes && configuration.proximity == nil
     let insideBoundary = markInside(
-      at: position, records: &records, filter: filter, current: monitoredNow,
+      at: coordinate, position: &position, records: &records, filter: filter,
+      current: monitoredNow,
       previous: previousMonitored, measuringBoundary: measuresSafeRadius)
 
     // GEOLINE crossings of the movement from the previous accepted fix.
@@ -142,7 +151,9 @@ extension ZoneEvaluator {
 
     // The device's new last fix.
     if measuresSafeRadius {
-      noteSafeRadius(around: position, device: d, insideBoundary: insideBoundary, isFirst: isFirst)
+      noteSafeRadius(
+        around: position ?? Position(coordinate), device: d, insideBoundary: insideBoundary,
+        isFirst: isFirst)
     }
     recordLastFix(fix, coordinate, device: d)
     if time.map({ t > $0 }) ?? true { time = t }
@@ -373,8 +384,9 @@ extension ZoneEvaluator {
   /// hysteresis (those change state on fixes that move nowhere).
   ///
   /// `insideBoundary` is the distance to the boundary of the nearest fence holding the position
-  /// (from ``markInside(at:records:filter:current:previous:measuringBoundary:)``); the nearest
-  /// other fence and the nearest GEOLINE within what is left come from best-first searches. A
+  /// (from
+  /// ``markInside(at:position:records:filter:current:previous:measuringBoundary:)``); the nearest
+  /// other fence and the nearest GEOLINE within what is left come from box searches. A
   /// radius no larger than 0.5 m plus `movement` (metres from the previous fix) would not let
   /// a device at that pace skip its next fix, so it is not worth searching for: it is noted
   /// as 0. `movement` is measured only when the rest leaves a radius above 0.5 m.
@@ -464,14 +476,18 @@ extension ZoneEvaluator {
     return nil
   }
 
-  /// Sets each record's `isInsideNow` and `fenceNow` for a fix at `position`: containment by
+  /// Sets each record's `isInsideNow` and `fenceNow` for a fix at `coordinate`: containment by
   /// the zone's fences, or, for a device inside, exit hysteresis.
+  ///
+  /// `position` is the fix's position when already made; it is made (and stored) on the first
+  /// test that needs it, so a fix in no fence's box and no hysteresis pays no trigonometry.
   ///
   /// - Returns: with `measuringBoundary`, the distance in metres to the boundary of the nearest
   ///   fence holding the position (infinity when none does); else infinity.
   @discardableResult
   mutating func markInside(
-    at position: Position, records: inout [ZoneRecord], filter: MonitoredFilter,
+    at coordinate: Coordinate, position: inout Position?, records: inout [ZoneRecord],
+    filter: MonitoredFilter,
     current: [Int32], previous: [Int32], measuringBoundary: Bool
   ) -> Double {
     var boundary = Double.infinity
@@ -482,13 +498,15 @@ extension ZoneEvaluator {
     }
     var hits: [Int32] = []
     swap(&hits, &scratchHits)
-    fenceIndex.search(containing: position.latitude, longitude: position.longitude) {
+    fenceIndex.search(containing: coordinate.latitude, longitude: coordinate.longitude) {
       hits.append($0)
     }
     for slot in hits where filter.allows(slot, current: current, previous: previous) {
-      guard fenceContains(slot, position) else { continue }
+      let known = position ?? Position(coordinate)
+      position = known
+      guard fenceContains(slot, known) else { continue }
       if measuringBoundary {
-        boundary = min(boundary, fenceDistanceToBoundary(slot, from: position))
+        boundary = min(boundary, fenceDistanceToBoundary(slot, from: known))
       }
       let core = elementCores[Int(slot)]
       let r = records.ensureRecord(for: core.zone)
@@ -505,9 +523,11 @@ extension ZoneEvaluator {
       let zone = records[r].zone
       let hysteresis = zoneCores[Int(zone)].exitHysteresis
       guard hysteresis > 0, let fenceSlots = zoneSlots[Int(zone)]?.fenceSlots else { continue }
+      let known = position ?? Position(coordinate)
+      position = known
       var nearest = Double.infinity
       for slot in fenceSlots where filter.allows(slot, current: current, previous: previous) {
-        nearest = min(nearest, fenceDistance(slot, from: position))
+        nearest = min(nearest, fenceDistance(slot, from: known))
       }
       if nearest <= hysteresis { records[r].isInsideNow = true }
     }
