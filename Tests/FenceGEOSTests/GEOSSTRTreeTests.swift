@@ -1,12 +1,13 @@
 import FenceGEOS
 import FenceGeometry
+import FenceTestSupport
 import Testing
 
 @Suite struct GEOSSTRTreeTests {
   @Test func queriesMatchABruteForceFilterOverRandomBoxes() throws {
     let context = try GEOSContext()
     let tree = try GEOSSTRTree(context: context, nodeCapacity: 8)
-    var random = SplitMix64(seed: 7)
+    var random = SeededGenerator(seed: 7)
     var boxes: [BoundingBox] = []
     for id in 0..<2_000 {
       let south = Double.random(in: -80...75, using: &random)

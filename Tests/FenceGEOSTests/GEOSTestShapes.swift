@@ -9,15 +9,3 @@ func shape(_ wkt: String, name: String = "shape", context: GEOSContext) throws -
   try GEOSGeometry(wkt: wkt, context: context).polygonalParts(name: name)
 }
 
-/// A deterministic SplitMix64 generator, so every run tests the same points.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}

@@ -85,7 +85,7 @@ import Testing
     throws -> Tally
   {
     let context = try GEOSContext()
-    var random = SplitMix64(seed: seed)
+    var random = SeededGenerator(seed: seed)
     var tally = Tally()
     for feature in features {
       let prepared = try PreparedShape(feature.shape, context: context)

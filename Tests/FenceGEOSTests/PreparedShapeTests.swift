@@ -1,5 +1,6 @@
 import FenceGEOS
 import FenceGeometry
+import FenceTestSupport
 import Testing
 
 struct CoverCase: CustomTestStringConvertible, Sendable {
@@ -38,7 +39,7 @@ struct CoverCase: CustomTestStringConvertible, Sendable {
   @Test func randomPointsFollowTheSquareWithHoleExactly() throws {
     let context = try GEOSContext()
     let prepared = try PreparedShape(shape(Self.squareWithHole, context: context), context: context)
-    var random = SplitMix64(seed: 42)
+    var random = SeededGenerator(seed: 42)
     var covered = 0
     for _ in 0..<2_000 {
       // Far and near points in turn, so that any state kept between queries would show.

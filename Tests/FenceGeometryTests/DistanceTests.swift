@@ -1,4 +1,5 @@
 import FenceGeometry
+import FenceTestSupport
 import Testing
 
 @Suite struct DistanceTests {
@@ -36,7 +37,7 @@ import Testing
   /// polygons of up to 100,000 vertices and positions inside, outside and far away.
   @Test(arguments: [50, 1_000, 20_000, 100_000])
   func indexedDistanceMatchesScanning(vertexCount: Int) throws {
-    var generator = SplitMix64(seed: 99 + UInt64(vertexCount))
+    var generator = SeededGenerator(seed: 99 + UInt64(vertexCount))
     let star = try starPolygon(
       count: vertexCount, longitude: 2.35, latitude: 48.85, radius: 0.05, jagged: false,
       generator: &generator)

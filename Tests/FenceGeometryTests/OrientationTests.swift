@@ -1,4 +1,5 @@
 import FenceGeometry
+import FenceTestSupport
 import Testing
 
 @Suite struct OrientationTests {
@@ -35,7 +36,7 @@ import Testing
   /// On nearly collinear random triples, the exact predicate is antisymmetric and invariant
   /// under rotation of its arguments, which rounding breaks.
   @Test func nearlyCollinearRandomTriplesAreConsistent() {
-    var generator = SplitMix64(seed: 7)
+    var generator = SeededGenerator(seed: 7)
     for _ in 0..<2000 {
       let ax = Double.random(in: -180...180, using: &generator)
       let ay = Double.random(in: -90...90, using: &generator)

@@ -1,4 +1,5 @@
 import FenceGeometry
+import FenceTestSupport
 import Testing
 
 struct PointCase: CustomTestStringConvertible, Sendable {
@@ -134,7 +135,7 @@ struct PointCase: CustomTestStringConvertible, Sendable {
   /// 100,000 vertices (smooth and jagged), at seeded random points, vertices and edge points.
   @Test(arguments: [10, 100, 1_000, 10_000, 100_000])
   func indexedTestMatchesRayCasting(vertexCount: Int) throws {
-    var generator = SplitMix64(seed: UInt64(vertexCount))
+    var generator = SeededGenerator(seed: UInt64(vertexCount))
     for jagged in [false, true] {
       let star = try starPolygon(
         count: vertexCount, longitude: -74, latitude: 40.7, radius: 0.5, jagged: jagged,
@@ -167,7 +168,7 @@ struct PointCase: CustomTestStringConvertible, Sendable {
   }
 
   @Test func containmentAcrossTheAntimeridianMatchesRayCasting() throws {
-    var generator = SplitMix64(seed: 180)
+    var generator = SeededGenerator(seed: 180)
     let star = try starPolygon(
       count: 5_000, longitude: 180, latitude: -17, radius: 2, jagged: false,
       generator: &generator)

@@ -1,4 +1,5 @@
 import FenceGeometry
+import FenceTestSupport
 import Testing
 
 /// One movement over one polyline with every crossing it must report, in path order.
@@ -174,7 +175,7 @@ private let zigzag = [(0.0, 0.0), (1, 1), (2, 0), (3, 1), (4, 0)]
     let a = lonLat(0, 0)
     let b = lonLat(0.5, 0.25)
     let line = try Polyline([lonLat(-10, -5), a, b, lonLat(10, 5)])  // all one straight line
-    var generator = SplitMix64(seed: 3)
+    var generator = SeededGenerator(seed: 3)
     var side = true  // left
     var position = lonLat(0.1, -0.3)
     side = Orientation(ax: 0, ay: 0, bx: 0.5, by: 0.25, cx: 0.1, cy: -0.3) != .clockwise

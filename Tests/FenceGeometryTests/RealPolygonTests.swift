@@ -12,7 +12,7 @@ struct RealPolygonTests {
     let boroughs = try PolygonFixtures.read(
       path: sharedDataPath("fences/nyc-boroughs.geojson"), nameProperty: "name")
     #expect(boroughs.count == 5)
-    var generator = SplitMix64(seed: 5)
+    var generator = SeededGenerator(seed: 5)
     var insideCount = 0
     for borough in boroughs {
       let box = borough.shape.boundingBox

@@ -1,7 +1,9 @@
 import FenceGeometry
+import FenceTestSupport
 import Foundation
 
-// Small constructors and a seeded generator shared by this target's tests.
+// Small constructors shared by this target's tests (the seeded generator is
+// FenceTestSupport's `SeededGenerator`).
 
 /// A coordinate from (longitude, latitude), the order GeoJSON and the tables here use.
 func lonLat(_ longitude: Double, _ latitude: Double) -> Coordinate {
@@ -19,24 +21,12 @@ func polygon(_ exterior: [(Double, Double)], holes: [[(Double, Double)]] = []) t
   try Polygon(exterior: ring(exterior), holes: holes.map(ring))
 }
 
-/// SplitMix64: a small deterministic generator, so random tests repeat exactly.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 /// A star-shaped polygon of `count` vertices around (`longitude`, `latitude`), its radius in
 /// degrees varying as a random walk (`jagged` adds independent spikes on top).
 func starPolygon(
   count: Int, longitude: Double, latitude: Double, radius: Double, jagged: Bool,
-  generator: inout SplitMix64
+  generator: inout SeededGenerator
 ) throws -> Polygon {
   var points: [(Double, Double)] = []
   var r = 1.0
