@@ -109,19 +109,4 @@ enum DecimalNumber {
     // The grammar was checked by the caller, so only a plain decimal number arrives here.
     Double(String(decoding: bytes, as: UTF8.self))
   }
-
-  /// The value of a decimal integer without sign, fraction or exponent, or `nil`.
-  @inline(__always)
-  static func parseUnsigned(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, count: Int)
-    -> Int?
-  {
-    guard count > 0, start + count <= bytes.count else { return nil }
-    var value = 0
-    for index in start..<(start + count) {
-      let d = bytes[index] &- 48
-      if d > 9 { return nil }
-      value = value * 10 + Int(d)
-    }
-    return value
-  }
 }

@@ -66,7 +66,7 @@ public enum TimestampParser {
     let separator = b[10]
     guard separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t") || separator == 0x20,
       b.count >= 16, let hour = digits(b, 11, 2), b[13] == UInt8(ascii: ":"),
-      let minute = digits(b, 14, 2), hour <= 23 || (hour == 24 && b.count >= 16), minute <= 59
+      let minute = digits(b, 14, 2), hour <= 24, minute <= 59
     else { return nil }
     var i = 16
     var second: Int64 = 0
