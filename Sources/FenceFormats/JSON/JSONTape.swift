@@ -447,7 +447,7 @@ struct JSONTapeParser {
           guard let unicode = Unicode.Scalar(scalar) else {
             throw error("invalid \\u escape", at: escapeStart)
           }
-          scratch.append(contentsOf: UTF8.encode(unicode) ?? [])
+          UTF8.encode(unicode) { scratch.append($0) }
         default:
           throw error("invalid escape '\\\(Character(Unicode.Scalar(escape)))' in string", at: position - 2)
         }
@@ -478,14 +478,5 @@ struct JSONTapeParser {
       position += 1
     }
     return value
-  }
-}
-
-extension UTF8 {
-  /// The UTF-8 bytes of one scalar.
-  fileprivate static func encode(_ scalar: Unicode.Scalar) -> [UInt8]? {
-    var bytes: [UInt8] = []
-    UTF8.encode(scalar) { bytes.append($0) }
-    return bytes
   }
 }
