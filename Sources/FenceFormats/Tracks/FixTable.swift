@@ -47,11 +47,10 @@ public struct FixTable: RandomAccessCollection, Sendable {
   }
 
   /// Sorts the fixes by time, keeping the order of appending among equal times (a stable
-  /// sort: ties are broken by position).
+  /// sort: ties are broken by ``Row/sequence``, set by ``append(_:)``).
   ///
   /// - Complexity: O(*n* log *n*).
   public mutating func sortByTime() {
-    for index in rows.indices { rows[index].sequence = Int32(truncatingIfNeeded: index) }
     rows.sort { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
   }
 
