@@ -736,9 +736,9 @@ extension ZoneEvaluator {
   /// Drops records that hold neither a stay nor an open MRT window.
   func pruneRecords(_ records: inout [ZoneRecord], at time: Timestamp) {
     records.removeAll { record in
-      guard record.presence == .outside else { return false }
-      guard let start = record.windowStart else { return true }
-      return !(time < start.adding(seconds: zoneCores[Int(record.zone)].minimumRetriggerTime))
+      record.presence == .outside
+        && !isSuppressed(
+          record, at: time, minimumRetriggerTime: zoneCores[Int(record.zone)].minimumRetriggerTime)
     }
   }
 
