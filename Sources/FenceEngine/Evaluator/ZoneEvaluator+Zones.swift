@@ -391,14 +391,6 @@ extension ZoneEvaluator {
 
   // MARK: - Lookups
 
-  /// The zone in `slot`; the slot must be live.
-  func compiledZone(at slot: Int32) -> CompiledZone {
-    guard let zone = zoneSlots[Int(slot)] else {
-      preconditionFailure("Zone slot \(slot) is empty")
-    }
-    return zone
-  }
-
   func zoneID(at slot: Int32) -> String {
     zoneSlots[Int(slot)]?.zone.id ?? ""
   }
