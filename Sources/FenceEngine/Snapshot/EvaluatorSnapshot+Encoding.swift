@@ -68,13 +68,7 @@ extension EvaluatorSnapshot {
       if device.lastFix?.course != nil { flags |= 4 }
       if device.safeDisc != nil { flags |= 8 }
       writer.varint(flags)
-      if let fix = device.lastFix {
-        writer.time(fix.time, base: base)
-        writer.double(fix.latitude)
-        writer.double(fix.longitude)
-        if let speed = fix.speed { writer.double(speed) }
-        if let course = fix.course { writer.double(course) }
-      }
+      if let fix = device.lastFix { writer.fix(fix, base: base) }
       writer.varint(device.lastSequence)
       if let disc = device.safeDisc {
         writer.double(disc.x)
@@ -88,21 +82,15 @@ extension EvaluatorSnapshot {
         var flags = UInt64(record.presence.rawValue) | UInt64(record.dwell.rawValue) << 2
         if record.willCheckOut { flags |= 1 << 4 }
         if record.windowStart != nil { flags |= 1 << 5 }
-        if record.exit?.speed != nil { flags |= 1 << 6 }
-        if record.exit?.course != nil { flags |= 1 << 7 }
+        if record.exit?.fix.speed != nil { flags |= 1 << 6 }
+        if record.exit?.fix.course != nil { flags |= 1 << 7 }
         writer.varint(flags)
         writer.varint(record.stay)
         writer.time(record.checkInTime, base: base)
         writer.varint(ref(record.checkInFence))
         if record.dwell != .none { writer.time(record.dwellDeadline, base: base) }
         writer.varint(UInt64(record.exit?.count ?? 0))
-        if let exit = record.exit {
-          writer.time(exit.time, base: base)
-          writer.double(exit.latitude)
-          writer.double(exit.longitude)
-          if let speed = exit.speed { writer.double(speed) }
-          if let course = exit.course { writer.double(course) }
-        }
+        if let exit = record.exit { writer.fix(exit.fix, base: base) }
         if let start = record.windowStart { writer.time(start, base: base) }
       }
       writer.varint(UInt64(device.monitored.count))
@@ -196,14 +184,9 @@ extension EvaluatorSnapshot {
       guard flags < 16, flags & 1 == 1 || flags & 6 == 0 else {
         throw reader.malformed("device \"\(name)\" flags \(flags)")
       }
-      var lastFix: LastFix?
+      var lastFix: StoredFix?
       if flags & 1 != 0 {
-        let fixTime = try reader.time(base: base)
-        let (latitude, longitude) = try reader.coordinate()
-        lastFix = LastFix(
-          time: fixTime, latitude: latitude, longitude: longitude,
-          speed: flags & 2 != 0 ? try reader.double() : nil,
-          course: flags & 4 != 0 ? try reader.double() : nil)
+        lastFix = try reader.fix(base: base, hasSpeed: flags & 2 != 0, hasCourse: flags & 4 != 0)
       }
       let lastSequence = try reader.varint()
       var safeDisc: SafeDisc?
@@ -235,12 +218,10 @@ extension EvaluatorSnapshot {
         }
         var exit: PendingExit?
         if exitCount > 0 {
-          let exitTime = try reader.time(base: base)
-          let (latitude, longitude) = try reader.coordinate()
           exit = PendingExit(
-            count: Int(exitCount), time: exitTime, latitude: latitude, longitude: longitude,
-            speed: flags & 0x40 != 0 ? try reader.double() : nil,
-            course: flags & 0x80 != 0 ? try reader.double() : nil)
+            count: Int(exitCount),
+            fix: try reader.fix(
+              base: base, hasSpeed: flags & 0x40 != 0, hasCourse: flags & 0x80 != 0))
         }
         let windowStart = flags & 0x20 != 0 ? try reader.time(base: base) : nil
         records.append(
@@ -304,6 +285,16 @@ struct SnapshotWriter {
   mutating func string(_ value: String) {
     varint(UInt64(value.utf8.count))
     bytes.append(contentsOf: value.utf8)
+  }
+
+  /// A fix's time, coordinate, then speed and course when present (their presence is in the
+  /// caller's flags).
+  mutating func fix(_ fix: EvaluatorSnapshot.StoredFix, base: Int64) {
+    time(fix.time, base: base)
+    double(fix.latitude)
+    double(fix.longitude)
+    if let speed = fix.speed { double(speed) }
+    if let course = fix.course { double(course) }
   }
 }
 
@@ -391,6 +382,18 @@ struct SnapshotReader {
     let zigzag = try varint()
     let delta = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
     return Timestamp(microsecondsSinceEpoch: base &+ delta)
+  }
+
+  /// A fix written by ``SnapshotWriter/fix(_:base:)``, with speed and course as the caller's
+  /// flags say.
+  mutating func fix(base: Int64, hasSpeed: Bool, hasCourse: Bool) throws
+    -> EvaluatorSnapshot.StoredFix
+  {
+    let fixTime = try time(base: base)
+    let (latitude, longitude) = try coordinate()
+    return EvaluatorSnapshot.StoredFix(
+      time: fixTime, latitude: latitude, longitude: longitude,
+      speed: hasSpeed ? try double() : nil, course: hasCourse ? try double() : nil)
   }
 
   mutating func string() throws -> String {

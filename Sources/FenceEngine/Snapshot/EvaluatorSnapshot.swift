@@ -80,7 +80,7 @@ extension EvaluatorSnapshot {
   struct Device: Hashable, Sendable {
     var name: String
     /// The last accepted fix, if any.
-    var lastFix: LastFix?
+    var lastFix: StoredFix?
     /// The evaluator's add sequence at the device's last accepted fix.
     var lastSequence: UInt64
     /// Where the last full evaluation happened and how far from it nothing can change, when
@@ -92,7 +92,8 @@ extension EvaluatorSnapshot {
     var monitored: [String]
   }
 
-  struct LastFix: Hashable, Sendable {
+  /// An accepted fix as the snapshot keeps it: a device's last, or a pending exit's first.
+  struct StoredFix: Hashable, Sendable {
     var time: Timestamp
     var latitude: Double
     var longitude: Double
@@ -126,11 +127,8 @@ extension EvaluatorSnapshot {
   struct PendingExit: Hashable, Sendable {
     /// Consecutive accepted fixes outside so far (at least 1).
     var count: Int
-    var time: Timestamp
-    var latitude: Double
-    var longitude: Double
-    var speed: Double?
-    var course: Double?
+    /// The check-out is stamped with it.
+    var fix: StoredFix
   }
 
   /// One device's state with one zone.

@@ -159,8 +159,10 @@ extension ZoneEvaluator {
       var exit: EvaluatorSnapshot.PendingExit?
       if record.exitCount > 0 {
         exit = .init(
-          count: Int(record.exitCount), time: record.exitTime, latitude: record.exitLatitude,
-          longitude: record.exitLongitude, speed: record.exitSpeed, course: record.exitCourse)
+          count: Int(record.exitCount),
+          fix: .init(
+            time: record.exitTime, latitude: record.exitLatitude, longitude: record.exitLongitude,
+            speed: record.exitSpeed, course: record.exitCourse))
       }
       records.append(
         .init(
@@ -172,7 +174,7 @@ extension ZoneEvaluator {
           exit: exit, windowStart: record.windowStart))
     }
     records.sort { $0.zone < $1.zone }
-    var lastFix: EvaluatorSnapshot.LastFix?
+    var lastFix: EvaluatorSnapshot.StoredFix?
     if device.hasFix {
       lastFix = .init(
         time: device.lastTime, latitude: device.lastCoordinate.latitude,
@@ -227,11 +229,11 @@ extension ZoneEvaluator {
       restored.dwellDeadline = record.dwellDeadline
       if let exit = record.exit {
         restored.exitCount = Int32(clamping: exit.count)
-        restored.exitTime = exit.time
-        restored.exitLatitude = exit.latitude
-        restored.exitLongitude = exit.longitude
-        restored.exitSpeed = exit.speed
-        restored.exitCourse = exit.course
+        restored.exitTime = exit.fix.time
+        restored.exitLatitude = exit.fix.latitude
+        restored.exitLongitude = exit.fix.longitude
+        restored.exitSpeed = exit.fix.speed
+        restored.exitCourse = exit.fix.course
       }
       restored.windowStart = record.windowStart
       let (index, found) = state.recordIndex(of: zone)
