@@ -21,6 +21,8 @@ final class GPXTrackParser: TrackParser {
   /// Text of the current element, at most ``maximumTextLength`` bytes (the values read are
   /// short; a longer text is cut, which makes a time or number invalid and a name shorter).
   private var text: [UInt8] = []
+  /// The element or attribute name being read, reused from tag to tag.
+  private var nameBytes: [UInt8] = []
   private static let maximumTextLength = 1 << 16
   private var trackName: String?
   // The point being read.
@@ -180,8 +182,8 @@ final class GPXTrackParser: TrackParser {
 
   /// The local name of a qualified name (`gpxtpx:speed` gives `speed`).
   private func localName(_ bytes: [UInt8]) -> String {
-    let local = bytes.lastIndex(of: UInt8(ascii: ":")).map { Array(bytes[($0 + 1)...]) } ?? bytes
-    return String(decoding: local, as: UTF8.self)
+    let start = bytes.lastIndex(of: UInt8(ascii: ":")).map { $0 + 1 } ?? 0
+    return String(decoding: bytes[start...], as: UTF8.self)
   }
 
   private func skip(past terminator: [UInt8]) throws(TrackReadError) {
@@ -237,10 +239,10 @@ final class GPXTrackParser: TrackParser {
   }
 
   private func endTag() throws(TrackReadError) -> String {
-    var name: [UInt8] = []
+    nameBytes.removeAll(keepingCapacity: true)
     while let b = try byte() {
-      if b == UInt8(ascii: ">") { return localName(name) }
-      if !isSpace(b) { name.append(b) }
+      if b == UInt8(ascii: ">") { return localName(nameBytes) }
+      if !isSpace(b) { nameBytes.append(b) }
     }
     throw xmlError("unterminated end tag")
   }
@@ -248,14 +250,15 @@ final class GPXTrackParser: TrackParser {
   /// Reads a start tag after its first name byte and opens the element; returns its name when
   /// the tag closes itself (`<trkpt …/>`), so the caller closes it too.
   private func startTag(first: UInt8) throws(TrackReadError) -> String? {
-    var name: [UInt8] = [first]
+    nameBytes.removeAll(keepingCapacity: true)
+    nameBytes.append(first)
     var attributes: [(String, [UInt8])] = []
     var b = try byte()
     while let c = b, isNameByte(c) {
-      name.append(c)
+      nameBytes.append(c)
       b = try byte()
     }
-    let elementName = localName(name)
+    let elementName = localName(nameBytes)
     while true {
       guard var c = b else { throw xmlError("unterminated start tag <\(elementName)") }
       if isSpace(c) {
@@ -274,9 +277,9 @@ final class GPXTrackParser: TrackParser {
         return elementName
       }
       // Attribute name.
-      var attributeName: [UInt8] = []
+      nameBytes.removeAll(keepingCapacity: true)
       while isNameByte(c) {
-        attributeName.append(c)
+        nameBytes.append(c)
         guard let n = try byte() else { throw xmlError("unterminated start tag <\(elementName)") }
         c = n
       }
@@ -285,7 +288,7 @@ final class GPXTrackParser: TrackParser {
         c = n
       }
       guard c == UInt8(ascii: "=") else {
-        throw xmlError("expected '=' after attribute \(String(decoding: attributeName, as: UTF8.self)) in <\(elementName)>")
+        throw xmlError("expected '=' after attribute \(String(decoding: nameBytes, as: UTF8.self)) in <\(elementName)>")
       }
       var quote = try byte()
       while let q = quote, isSpace(q) { quote = try byte() }
@@ -303,7 +306,7 @@ final class GPXTrackParser: TrackParser {
           text.append(v)
         }
       }
-      attributes.append((localName(attributeName), trimmed(text)))
+      attributes.append((localName(nameBytes), trimmed(text)))
       text = saved
       b = try byte()
     }
