@@ -61,10 +61,12 @@ struct Replay {
       let merger = try PresortedTrackMerger(paths: command.tracks, options: options)
       while true {
         batch.removeAll(keepingCapacity: true)
-        while batch.count < Self.batchSize, let fix = try merger.next() { batch.append(fix) }
+        while batch.count < Self.batchSize, let fix = try merger.next() {
+          batch.append(fix)
+          lastTime = max(lastTime ?? fix.time, fix.time)  // a file may step back in time
+        }
         if batch.isEmpty { break }
         try evaluate(batch[...], with: &evaluator, events: &events, writer: writer)
-        lastTime = batch.reduce(lastTime) { max($0 ?? $1.time, $1.time) }
         summary.fixesRead += batch.count
         progress.update(done: summary.fixesRead, total: nil)
       }
