@@ -156,7 +156,6 @@ extension ZoneEvaluator {
         isFirst: isFirst)
     }
     recordLastFix(fix, coordinate, device: d)
-    if time.map({ t > $0 }) ?? true { time = t }
   }
 
   // MARK: - Steps
@@ -317,11 +316,11 @@ extension ZoneEvaluator {
     skippedFixCount += 1
     fireDueDwells(upTo: t, current: d, fix: fix, into: &events)
     recordLastFix(fix, coordinate, device: d)
-    if time.map({ t > $0 }) ?? true { time = t }
   }
 
-  /// Stores a fix as the device's last accepted fix.
+  /// Stores a fix as the device's last accepted fix, and moves the engine's time up to it.
   mutating func recordLastFix(_ fix: LocationFix, _ coordinate: Coordinate, device d: Int) {
+    if time.map({ fix.time > $0 }) ?? true { time = fix.time }
     devices[d].hasFix = true
     devices[d].lastTime = fix.time
     devices[d].lastCoordinate = coordinate
