@@ -52,30 +52,33 @@ public struct BruteForceIndex: Sendable {
       south: edges[4 * i], west: edges[4 * i + 1], north: edges[4 * i + 2], east: edges[4 * i + 3])
   }
 
+  /// Calls `body` with each item's index and its box's south, west, north and east, read from
+  /// the flat storage without building a ``BoundingBox``.
+  @inline(__always)
+  private func forEachBox(
+    _ body: (_ i: Int, _ s: Double, _ w: Double, _ n: Double, _ e: Double) -> Void
+  ) {
+    let count = ids.count
+    edges.withUnsafeBufferPointer { e in
+      for i in 0..<count {
+        let b = 4 * i
+        body(i, e[b], e[b + 1], e[b + 2], e[b + 3])
+      }
+    }
+  }
+
   /// Items whose box holds the position, edges included.
   public func search(containing latitude: Double, longitude: Double, _ visit: (Int32) -> Void) {
     // `BoundingBox.contains`, with -180 and 180 as one meridian, written out over flat storage.
     let onAntimeridian = abs(longitude) == 180
-    let count = ids.count
-    edges.withUnsafeBufferPointer { e in
-      var b = 0
-      var i = 0
-      while i < count {
-        let s = e[b]
-        let w = e[b + 1]
-        let n = e[b + 2]
-        let east = e[b + 3]
-        if latitude >= s && latitude <= n {
-          let inside =
-            w <= east
-            ? (longitude >= w && longitude <= east)
-              || (onAntimeridian && (w == -180 || east == 180))
-            : (longitude >= w || longitude <= east || onAntimeridian)
-          if inside { visit(ids[i]) }
-        }
-        b += 4
-        i += 1
-      }
+    forEachBox { i, s, w, n, east in
+      guard latitude >= s && latitude <= n else { return }
+      let inside =
+        w <= east
+        ? (longitude >= w && longitude <= east)
+          || (onAntimeridian && (w == -180 || east == 180))
+        : (longitude >= w || longitude <= east || onAntimeridian)
+      if inside { visit(ids[i]) }
     }
   }
 
@@ -83,33 +86,22 @@ public struct BruteForceIndex: Sendable {
   public func search(intersecting query: BoundingBox, _ visit: (Int32) -> Void) {
     let queryTouches = Self.touchesAntimeridian(query)
     let (q0, q1) = query.planarParts
-    let count = ids.count
-    edges.withUnsafeBufferPointer { e in
-      var b = 0
-      var i = 0
-      while i < count {
-        let s = e[b]
-        let w = e[b + 1]
-        let n = e[b + 2]
-        let east = e[b + 3]
-        b += 4
-        i += 1
-        guard s <= query.north && n >= query.south else { continue }
-        let touches = w > east || w == -180 || east == 180
-        var hit = queryTouches && touches
-        if !hit {
-          // Planar parts of the item against planar parts of the query, longitudes only.
-          let (p0w, p0e, p1w, p1e) = w <= east ? (w, east, 1.0, 0.0) : (w, 180, -180, east)
-          for (qw, qe) in [(q0.west, q0.east), (q1?.west ?? 1, q1?.east ?? 0)] {
-            if (p0w <= qe && p0e >= qw && p0w <= p0e && qw <= qe)
-              || (p1w <= qe && p1e >= qw && p1w <= p1e && qw <= qe)
-            {
-              hit = true
-            }
-          }
-        }
-        if hit { visit(ids[i - 1]) }
+    // The query's second planar part, or an empty one.
+    let (q1w, q1e) = (q1?.west ?? 1, q1?.east ?? 0)
+    forEachBox { i, s, w, n, east in
+      guard s <= query.north && n >= query.south else { return }
+      let touches = w > east || w == -180 || east == 180
+      if queryTouches && touches {
+        visit(ids[i])
+        return
       }
+      // Planar parts of the item against planar parts of the query, longitudes only.
+      let (p0w, p0e, p1w, p1e) = w <= east ? (w, east, 1.0, 0.0) : (w, 180, -180, east)
+      func overlaps(_ qw: Double, _ qe: Double) -> Bool {
+        qw <= qe
+          && ((p0w <= qe && p0e >= qw && p0w <= p0e) || (p1w <= qe && p1e >= qw && p1w <= p1e))
+      }
+      if overlaps(q0.west, q0.east) || overlaps(q1w, q1e) { visit(ids[i]) }
     }
   }
 
@@ -118,19 +110,12 @@ public struct BruteForceIndex: Sendable {
     let band = radius / Self.radius * 180 / .pi
     let low = position.latitude - band
     let high = position.latitude + band
-    let count = ids.count
-    edges.withUnsafeBufferPointer { e in
-      var b = 0
-      var i = 0
-      while i < count {
-        // A cheap exact pre-test: the latitude gap alone is a lower bound of the distance.
-        if e[b] <= high && e[b + 2] >= low
-          && Self.lowerBoundDistance(from: position, to: box(at: i)) <= radius
-        {
-          visit(ids[i])
-        }
-        b += 4
-        i += 1
+    forEachBox { i, s, _, n, _ in
+      // A cheap exact pre-test: the latitude gap alone is a lower bound of the distance.
+      if s <= high && n >= low
+        && Self.lowerBoundDistance(from: position, to: box(at: i)) <= radius
+      {
+        visit(ids[i])
       }
     }
   }
