@@ -28,32 +28,26 @@
 /// latitude for the radii's change). The sphere's radius is the smaller of M and N, so the
 /// plane bound is the sharper one for boxes east or west of the position.
 struct BoxDistanceBound {
-  let x: Double
-  let y: Double
-  let cosLatitude: Double
+  /// The plane around the position: its coordinates, its latitude's sine and cosine, and the
+  /// radii of curvature there per degree.
+  let plane: LocalPlane
   /// The meridional radius at the position's latitude.
   let radius: Double
-
-  /// Sine of the latitude, and whether the plane bound applies at this latitude.
-  let sinLatitude: Double
+  /// Whether the plane bound applies at this latitude.
   let usePlane: Bool
-  /// Metres per degree of latitude (M) and per degree along the equator's scale (N).
-  let meridionalPerDegree: Double
-  let primeVerticalPerDegree: Double
   /// `1 / cos²φ`.
   let secant2: Double
 
   init(_ p: Position) {
-    x = p.longitude
-    y = p.latitude
-    let degrees = Double.pi / 180
-    cosLatitude = cos(p.latitude * degrees)
-    sinLatitude = sin(p.latitude * degrees)
-    radius = WGS84.meridionalRadius(latitude: p.latitude)
-    usePlane = abs(p.latitude) < 70
-    meridionalPerDegree = radius * degrees
-    primeVerticalPerDegree = WGS84.primeVerticalRadius(latitude: p.latitude) * degrees
-    secant2 = 1 / (cosLatitude * cosLatitude)
+    self.init(LocalPlane(p))
+  }
+
+  /// The bound around the origin of `plane` (whose sines, cosines and radii it reuses).
+  init(_ plane: LocalPlane) {
+    self.plane = plane
+    radius = WGS84.meridionalRadius(latitude: plane.latitude)
+    usePlane = abs(plane.latitude) < 70
+    secant2 = 1 / (plane.cosLatitude * plane.cosLatitude)
   }
 
   /// The bound for the box `minX ... maxX` by `minY ... maxY` (frame degrees, longitudes in
@@ -63,6 +57,9 @@ struct BoxDistanceBound {
   func metres(
     minX: Double, minY: Double, maxX: Double, maxY: Double, cosMin: Double, boxRadius: Double
   ) -> Double {
+    let x = plane.longitude
+    let y = plane.latitude
+    let cosLatitude = plane.cosLatitude
     let dLat = max(0, minY - y, y - maxY)
     var dLon = max(0, minX - x, x - maxX)
     if dLon > 0 {
@@ -87,20 +84,13 @@ struct BoxDistanceBound {
     let latitudeReach = max(abs(minY - y), abs(maxY - y)) * (.pi / 180)
     let reach = max(latitudeReach, longitudeReach * cosLatitude)
     guard reach < 0.1 else { return spherical }
-    let eastScale = primeVerticalPerDegree * min(cosMidway(minY), cosMidway(maxY))
-    let north = meridionalPerDegree * dLat
+    let eastScale =
+      plane.primeVerticalPerDegree
+      * min(plane.cosLatitude(midwayTo: minY), plane.cosLatitude(midwayTo: maxY))
+    let north = plane.metresPerDegreeY * dLat
     let east = eastScale * planeLon
     let slack = 0.5 * reach * reach * secant2 + 0.01 * latitudeReach + 1e-6
     return max(spherical, (north * north + east * east).squareRoot() * (1 - slack))
-  }
-
-  /// The cosine of the latitude midway between the position and `latitude` (Taylor to third
-  /// order from the position's sine and cosine; the step is at most 0.05 radian here).
-  @inline(__always)
-  private func cosMidway(_ latitude: Double) -> Double {
-    let delta = (latitude - y) * (0.5 * .pi / 180)
-    let delta2 = delta * delta
-    return cosLatitude * (1 - 0.5 * delta2) - sinLatitude * delta * (1 - delta2 / 6)
   }
 
   /// The bound for node `node` of a ``ChunkTree``'s flat node array.

@@ -25,13 +25,13 @@ extension EdgeIndex {
     let levels = tree.levelCount
     guard levels > 0 else { return .infinity }
     let plane = LocalPlane(p)
-    let usePlaneFilter = abs(p.latitude) < 70
+    let bound = BoxDistanceBound(plane)
+    let usePlaneFilter = bound.usePlane
     let degrees = Double.pi / 180
     let tangent = usePlaneFilter ? abs(plane.sinLatitude / plane.cosLatitude) : 0
-    let secant2 = usePlaneFilter ? 1 / (plane.cosLatitude * plane.cosLatitude) : 0
+    let secant2 = usePlaneFilter ? bound.secant2 : 0
     let x = p.longitude
     let y = p.latitude
-    let bound = BoxDistanceBound(p)
     let edgeCount = self.edgeCount
     let chunkSize = ChunkTree.chunkSize
     let fanOut = ChunkTree.fanOut

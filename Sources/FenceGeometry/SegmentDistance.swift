@@ -118,7 +118,7 @@ struct LocalPlane {
   /// A frame longitude (possibly beyond 180) brought back into [-180, 180].
   @inline(__always)
   static func geographic(_ x: Double) -> Double {
-    x > 180 ? x - 360 : (x < -180 ? x + 360 : x)
+    wrapped(x)
   }
 
   /// The parameter in [0, 1] of the point of the segment nearest to the plane's origin.
@@ -133,25 +133,28 @@ struct LocalPlane {
     return min(1, max(0, -(px * dx + py * dy) / length2))
   }
 
-  /// The squared plane distance from the origin to the segment, in square metres.
-  @inline(__always)
-  func distanceSquared(ax: Double, ay: Double, bx: Double, by: Double) -> Double {
-    distanceSquared(ax: ax, ay: ay, bx: bx, by: by, metresPerDegreeX: metresPerDegreeX)
-  }
-
   /// The squared distance from the origin to the segment in the plane whose east scale is that
   /// of the latitude midway between the origin and the segment's middle (the "mid-latitude"
   /// approximation, whose relative error is of second order in the distance), in square metres.
   @inline(__always)
   func midLatitudeDistanceSquared(ax: Double, ay: Double, bx: Double, by: Double) -> Double {
-    // cos(φ + δ) from the origin's sine and cosine (Taylor to third order in δ).
-    let delta = ((ay + by) * 0.5 - latitude) * (0.5 * .pi / 180)
-    let delta2 = delta * delta
-    let cosMid = cosLatitude * (1 - 0.5 * delta2) - sinLatitude * delta * (1 - delta2 / 6)
+    let cosMid = cosLatitude(midwayTo: (ay + by) * 0.5)
     return distanceSquared(
       ax: ax, ay: ay, bx: bx, by: by, metresPerDegreeX: primeVerticalPerDegree * cosMid)
   }
 
+  /// The cosine of the latitude midway between the origin and `latitude` (degrees), from the
+  /// origin's sine and cosine (Taylor to third order in the half step: accurate for small steps
+  /// only).
+  @inline(__always)
+  func cosLatitude(midwayTo latitude: Double) -> Double {
+    let delta = (latitude - self.latitude) * (0.5 * .pi / 180)
+    let delta2 = delta * delta
+    return cosLatitude * (1 - 0.5 * delta2) - sinLatitude * delta * (1 - delta2 / 6)
+  }
+
+  /// The squared plane distance from the origin to the segment, with `metresPerDegreeX` as the
+  /// east scale, in square metres.
   @inline(__always)
   func distanceSquared(
     ax: Double, ay: Double, bx: Double, by: Double, metresPerDegreeX: Double
