@@ -12,16 +12,24 @@ struct ValidityCase: CustomTestStringConvertible, Sendable {
 }
 
 @Suite struct GEOSContextValidationTests {
+  /// Shapes used both by the validity cases and by the repair tests.
+  static let bowtie = "POLYGON ((0 0, 1 1, 1 0, 0 1, 0 0))"
+  static let squareWithTriangularHole =
+    "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (2 2, 2 4, 4 4, 2 2))"
+  static let collinearRing = "POLYGON ((0 0, 1 0, 2 0, 0 0))"
+  static let holePokingOutOfShell =
+    "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (5 -1, 6 5, 4 5, 5 -1))"
+
   @Test(arguments: [
     ValidityCase(
       name: "a square with a hole is valid",
-      wkt: "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (2 2, 2 4, 4 4, 2 2))", fault: nil),
+      wkt: Self.squareWithTriangularHole, fault: nil),
     ValidityCase(
       name: "a hole touching the shell at one point is valid",
       wkt: "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (0 5, 2 4, 2 6, 0 5))", fault: nil),
     ValidityCase(
       name: "a bowtie self-intersects at its crossing",
-      wkt: "POLYGON ((0 0, 1 1, 1 0, 0 1, 0 0))",
+      wkt: Self.bowtie,
       fault: .selfIntersection(reason: "Self-intersection[0.5 0.5]")),
     ValidityCase(
       name: "a ring touching itself at a vertex is a ring self-intersection",
@@ -29,11 +37,11 @@ struct ValidityCase: CustomTestStringConvertible, Sendable {
       fault: .selfIntersection(reason: "Ring Self-intersection[1 1]")),
     ValidityCase(
       name: "a collinear ring has no interior and self-intersects",
-      wkt: "POLYGON ((0 0, 1 0, 2 0, 0 0))",
+      wkt: Self.collinearRing,
       fault: .selfIntersection(reason: "Self-intersection[1 0]")),
     ValidityCase(
       name: "a hole crossing the shell self-intersects",
-      wkt: "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (5 -1, 6 5, 4 5, 5 -1))",
+      wkt: Self.holePokingOutOfShell,
       fault: .selfIntersection(reason: "Self-intersection[4.83333333333333 0]")),
     ValidityCase(
       name: "a hole outside the shell is invalid",
@@ -133,7 +141,7 @@ struct ValidityCase: CustomTestStringConvertible, Sendable {
 
   @Test func repairingABowtieGivesItsTwoTriangles() throws {
     let context = try GEOSContext()
-    let bowtie = try shape("POLYGON ((0 0, 1 1, 1 0, 0 1, 0 0))", context: context)
+    let bowtie = try shape(Self.bowtie, context: context)
     let repaired = try context.makeValid(bowtie, name: "bowtie")
     #expect(repaired.polygons.count == 2)
     try context.validate(repaired, name: "bowtie")
@@ -149,8 +157,7 @@ struct ValidityCase: CustomTestStringConvertible, Sendable {
   @Test func repairKeepsOnlyPolygonalParts() throws {
     let context = try GEOSContext()
     // A hole poking out of its shell: the repair is the shell minus the hole plus the tip.
-    let poking = try shape(
-      "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (5 -1, 6 5, 4 5, 5 -1))", context: context)
+    let poking = try shape(Self.holePokingOutOfShell, context: context)
     let repaired = try context.makeValid(poking, name: "poking")
     #expect(repaired.polygons.count == 2)
     try context.validate(repaired, name: "poking")
@@ -158,7 +165,7 @@ struct ValidityCase: CustomTestStringConvertible, Sendable {
 
   @Test func repairThatLeavesNoAreaIsAnError() throws {
     let context = try GEOSContext()
-    let sliver = try shape("POLYGON ((0 0, 1 0, 2 0, 0 0))", context: context)
+    let sliver = try shape(Self.collinearRing, context: context)
     #expect(throws: GeometryError(shape: "sliver", fault: .empty)) {
       try context.makeValid(sliver, name: "sliver")
     }
@@ -166,8 +173,7 @@ struct ValidityCase: CustomTestStringConvertible, Sendable {
 
   @Test func repairingAValidShapeKeepsItsRings() throws {
     let context = try GEOSContext()
-    let square = try shape(
-      "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (2 2, 2 4, 4 4, 2 2))", context: context)
+    let square = try shape(Self.squareWithTriangularHole, context: context)
     let repaired = try context.makeValid(square, name: "square")
     #expect(repaired.polygons.count == 1)
     #expect(Set(repaired.polygons[0].exterior) == Set(square.polygons[0].exterior))
