@@ -68,6 +68,19 @@ let package = Package(
       path: "Benchmarks/EngineBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
+    .executableTarget(
+      name: "SupportBenchmarks",
+      dependencies: [
+        "FenceWorkloads",
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "FenceEngine", package: "FenceKit"),
+        .product(name: "FenceFormats", package: "FenceKit"),
+        .product(name: "FenceGeometry", package: "FenceKit"),
+        .product(name: "FenceGEOS", package: "FenceKit"),
+      ],
+      path: "Benchmarks/SupportBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )
