@@ -57,69 +57,69 @@ extension EdgeIndex {
     return edges.withUnsafeBufferPointer { e in
       tree.nodes.withUnsafeBufferPointer { nodes in
         tree.levelStarts.withUnsafeBufferPointer { starts in
-          withUnsafeTemporaryAllocation(
-            of: PendingNode.self, capacity: (fanOut - 1) * ChunkTree.maximumLevels + 1
-          ) { stack in
-            // `best` is the smallest of the limit, the exact distances found and the plane's
-            // upper bounds; `found` the smallest exact distance.
-            var best = limit
-            var found = Double.infinity
-            stack[0] = PendingNode(
-              node: Int32(starts[levels - 1]), level: Int32(levels - 1), bound: 0)
-            var depth = 1
-            while depth > 0 {
-              depth -= 1
-              let pending = stack[depth]
-              if pending.bound > best { continue }
-              let level = Int(pending.level)
-              let index = Int(pending.node) - starts[level]
-              if level == 0 {
-                let first = index * chunkSize
-                let end = min(edgeCount, first + chunkSize)
-                if usePlaneFilter {
-                  for k in first..<end {
-                    let i = 4 * k
-                    let (ax, ay, bx, by) = (e[i], e[i + 1], e[i + 2], e[i + 3])
-                    let planar = plane.midLatitudeDistanceSquared(ax: ax, ay: ay, bx: bx, by: by)
-                      .squareRoot()
-                    best = min(best, planar * (1 + slack(ax, ay, bx, by)) + 0.01)
-                  }
-                }
-                for k in first..<end {
-                  let i = 4 * k
-                  let (ax, ay, bx, by) = (e[i], e[i + 1], e[i + 2], e[i + 3])
+          // The plane's lower bound of each edge of the current chunk, from the first pass.
+          withUnsafeTemporaryAllocation(of: Double.self, capacity: chunkSize) { lowerBounds in
+            withUnsafeTemporaryAllocation(
+              of: PendingNode.self, capacity: (fanOut - 1) * ChunkTree.maximumLevels + 1
+            ) { stack in
+              // `best` is the smallest of the limit, the exact distances found and the plane's
+              // upper bounds; `found` the smallest exact distance.
+              var best = limit
+              var found = Double.infinity
+              stack[0] = PendingNode(
+                node: Int32(starts[levels - 1]), level: Int32(levels - 1), bound: 0)
+              var depth = 1
+              while depth > 0 {
+                depth -= 1
+                let pending = stack[depth]
+                if pending.bound > best { continue }
+                let level = Int(pending.level)
+                let index = Int(pending.node) - starts[level]
+                if level == 0 {
+                  let first = index * chunkSize
+                  let end = min(edgeCount, first + chunkSize)
                   if usePlaneFilter {
-                    let planar = plane.midLatitudeDistanceSquared(ax: ax, ay: ay, bx: bx, by: by)
-                      .squareRoot()
-                    if planar * (1 - slack(ax, ay, bx, by)) > best { continue }
+                    for k in first..<end {
+                      let i = 4 * k
+                      let (ax, ay, bx, by) = (e[i], e[i + 1], e[i + 2], e[i + 3])
+                      let planar = plane.midLatitudeDistanceSquared(ax: ax, ay: ay, bx: bx, by: by)
+                        .squareRoot()
+                      let relative = slack(ax, ay, bx, by)
+                      best = min(best, planar * (1 + relative) + 0.01)
+                      lowerBounds[k - first] = planar * (1 - relative)
+                    }
                   }
-                  let d = SegmentDistance.metres(
-                    from: p, ax: ax, ay: ay, bx: bx, by: by, plane: plane)
-                  found = min(found, d)
-                  best = min(best, d)
+                  for k in first..<end {
+                    if usePlaneFilter && lowerBounds[k - first] > best { continue }
+                    let i = 4 * k
+                    let d = SegmentDistance.metres(
+                      from: p, ax: e[i], ay: e[i + 1], bx: e[i + 2], by: e[i + 3], plane: plane)
+                    found = min(found, d)
+                    best = min(best, d)
+                  }
+                  continue
                 }
-                continue
-              }
-              // Push the children farthest first, so that the nearest is searched first.
-              let childLevel = level - 1
-              let childStart = starts[childLevel]
-              let firstChild = childStart + index * fanOut
-              let endChild = min(starts[level], firstChild + fanOut)
-              let base = depth
-              for child in firstChild..<endChild {
-                let childBound = bound.metres(node: child, of: nodes)
-                if childBound > best { continue }
-                var j = depth
-                while j > base && stack[j - 1].bound < childBound {
-                  stack[j] = stack[j - 1]
-                  j -= 1
+                // Push the children farthest first, so that the nearest is searched first.
+                let childLevel = level - 1
+                let childStart = starts[childLevel]
+                let firstChild = childStart + index * fanOut
+                let endChild = min(starts[level], firstChild + fanOut)
+                let base = depth
+                for child in firstChild..<endChild {
+                  let childBound = bound.metres(node: child, of: nodes)
+                  if childBound > best { continue }
+                  var j = depth
+                  while j > base && stack[j - 1].bound < childBound {
+                    stack[j] = stack[j - 1]
+                    j -= 1
+                  }
+                  stack[j] = PendingNode(
+                    node: Int32(child), level: Int32(childLevel), bound: childBound)
+                  depth += 1
                 }
-                stack[j] = PendingNode(
-                  node: Int32(child), level: Int32(childLevel), bound: childBound)
-                depth += 1
               }
+              return found
             }
-            return found
           }
         }
       }
