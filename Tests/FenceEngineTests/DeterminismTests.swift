@@ -1,4 +1,5 @@
 import FenceEngine
+import FenceTestSupport
 import Testing
 
 @Suite struct DeterminismTests {
@@ -47,5 +48,76 @@ import Testing
         time: Timestamp(microsecondsSinceEpoch: 1_593_475_270_000_001)),
     ]
     #expect(Set(variants + [id]).count == 5)
+  }
+
+  /// Texts that stress the UTF-8 paths: empty, small and heap strings, multi-byte scalars, the
+  /// separators themselves, a string built from a substring.
+  static let texts: [String?] = [
+    nil, "", "a", "367000140", "st-george-slips", "America/Argentina/ComodRivadavia", "é", "Zoë",
+    "日本語の港", "ship 🚢 ⚓︎", "\u{1F}", "\u{1E}", "\u{0}", String(repeating: "x", count: 300),
+    String("prefix/Europe/Zürich".dropFirst(7)),
+  ]
+
+  @Test func idsEqualAPlainFNV1aOfTheDocumentedBytes() {
+    var random = SeededGenerator(seed: 0xF1A)
+    let times: [Int64] = [0, 1, -1, .min, .max, 1_593_475_270_000_000, 0x0102_0304_0506_0708]
+    var checked = 0
+    for kind in ZoneEvent.Kind.allCases {
+      for device in Self.texts.compactMap({ $0 }) {
+        for _ in 0..<6 {
+          let zone = Self.texts[random.int(below: Self.texts.count)]
+          let fence = Self.texts[random.int(below: Self.texts.count)]
+          let micros = times[random.int(below: times.count)]
+          let time = Timestamp(microsecondsSinceEpoch: micros)
+          let expected = Self.referenceID(
+            device: device, zone: zone, fence: fence, kind: kind.rawValue, micros: micros)
+          #expect(
+            ZoneEvent.deterministicID(
+              device: device, zone: zone, fence: fence, kind: kind, time: time) == expected)
+          var event = ZoneEvent(kind: kind, time: time, device: device)
+          event.zone = zone
+          event.fence = fence
+          #expect(event.withDeterministicID().id == expected)
+          event.assignDeterministicID()
+          #expect(event.id == expected)
+          checked += 1
+        }
+      }
+    }
+    #expect(checked == 5 * 14 * 6)
+  }
+
+  @Test func nilAndEmptyFieldsHashApart() {
+    let time = Timestamp(microsecondsSinceEpoch: 0)
+    let ids = [
+      ZoneEvent.deterministicID(device: "d", zone: nil, fence: nil, kind: .dwell, time: time),
+      ZoneEvent.deterministicID(device: "d", zone: "", fence: nil, kind: .dwell, time: time),
+      ZoneEvent.deterministicID(device: "d", zone: nil, fence: "", kind: .dwell, time: time),
+      ZoneEvent.deterministicID(device: "d", zone: "", fence: "", kind: .dwell, time: time),
+    ]
+    #expect(Set(ids).count == 4)
+    #expect(ids[0] == Self.referenceID(device: "d", zone: nil, fence: nil, kind: "dwell", micros: 0))
+  }
+
+  /// FNV-1a 64 written out byte by byte from the layout in `Docs/EventSemantics.md`, sharing
+  /// nothing with the library's code.
+  static func referenceID(
+    device: String, zone: String?, fence: String?, kind: String, micros: Int64
+  ) -> String {
+    var bytes: [UInt8] = []
+    for field in [device, zone, fence, kind] {
+      if let field {
+        bytes += Array(field.utf8) + [0x1F]
+      } else {
+        bytes.append(0x1E)
+      }
+    }
+    for shift in stride(from: 0, to: 64, by: 8) {
+      bytes.append(UInt8(truncatingIfNeeded: UInt64(bitPattern: micros) >> UInt64(shift)))
+    }
+    var hash: UInt64 = 14_695_981_039_346_656_037
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
+    let digits = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
   }
 }
