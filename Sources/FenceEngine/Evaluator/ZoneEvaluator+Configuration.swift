@@ -26,12 +26,22 @@ extension ZoneEvaluator {
     /// proximity monitoring (the monitored order can change anywhere). The events are exactly
     /// those of a full evaluation.
     public var skipsUnchangedFixes: Bool
+    /// How many cells (1/1024 degree, about 110 m square) of fence answers the evaluator keeps
+    /// for the cells fixes have visited (default 65,536; 0 turns the cache off). The first fix
+    /// in a cell sorts the fences whose boxes meet it into those covering the whole cell, those
+    /// to test fix by fix and those covering none of it; later fixes in that cell, of any
+    /// device, skip the index search and most polygon tests. The cache takes about 56 bytes per
+    /// cell once the first cell is filed, is emptied when full or when a zone changes, and
+    /// never changes an answer. Used with the ``PredicateBackend/native`` backend only (with
+    /// GEOS every polygon test goes to GEOS).
+    public var cellCacheCapacity: Int
 
     /// A configuration; every parameter defaults to the spec's default.
     public init(
       maximumAccuracy: Double = 100, maximumSpeed: Double? = nil,
       proximity: ProximityMonitoring? = nil, predicateBackend: PredicateBackend = .native,
-      reportsRejections: Bool = false, skipsUnchangedFixes: Bool = false
+      reportsRejections: Bool = false, skipsUnchangedFixes: Bool = false,
+      cellCacheCapacity: Int = 65_536
     ) {
       self.maximumAccuracy = maximumAccuracy
       self.maximumSpeed = maximumSpeed
@@ -39,10 +49,11 @@ extension ZoneEvaluator {
       self.predicateBackend = predicateBackend
       self.reportsRejections = reportsRejections
       self.skipsUnchangedFixes = skipsUnchangedFixes
+      self.cellCacheCapacity = cellCacheCapacity
     }
 
     /// The spec's defaults: 100 m maximum accuracy, no speed check, no proximity monitoring,
-    /// native predicates, no diagnostics.
+    /// native predicates, no diagnostics; no skipping, the default cell cache.
     public static let `default` = Configuration()
   }
 

@@ -357,16 +357,11 @@ extension ZoneEvaluator {
       records[r].fenceNow = -1
       records[r].checkedInUntil = nil
     }
-    var hits: [Int32] = []
-    swap(&hits, &scratchHits)
-    fenceIndex.search(containing: coordinate.latitude, longitude: coordinate.longitude) {
-      hits.append($0)
-    }
-    for slot in hits where filter.allows(slot, current: current, previous: previous) {
-      let known = position ?? Position(coordinate)
-      position = known
-      guard fenceContains(slot, known) else { continue }
+    /// Files a fence holding the position under its zone (the zone's best-ranked fence wins).
+    func mark(_ slot: Int32, _ known: Position?) {
       if measuringBoundary {
+        let known = known ?? Position(coordinate)
+        position = known
         boundary = min(boundary, fenceDistanceToBoundary(slot, from: known))
       }
       let core = elementCores[Int(slot)]
@@ -375,9 +370,37 @@ extension ZoneEvaluator {
       if best < 0 || core.rank < elementCores[Int(best)].rank { records[r].fenceNow = slot }
       records[r].isInsideNow = true
     }
-    // Cleared after use, so the buffer is empty (and ready) when the next fix takes it.
-    hits.removeAll(keepingCapacity: true)
-    swap(&hits, &scratchHits)
+
+    if let cell = cellEntry(latitude: coordinate.latitude, longitude: coordinate.longitude) {
+      // The cell's fences: those covering all of it need no test.
+      let start = Int(cell.start)
+      let testStart = start + Int(cell.insideCount)
+      for k in start..<testStart {
+        let slot = cellCache.pool[k]
+        if filter.allows(slot, current: current, previous: previous) { mark(slot, position) }
+      }
+      for k in testStart..<(testStart + Int(cell.testCount)) {
+        let slot = cellCache.pool[k]
+        guard filter.allows(slot, current: current, previous: previous) else { continue }
+        let known = position ?? Position(coordinate)
+        position = known
+        if fenceContains(slot, known) { mark(slot, known) }
+      }
+    } else {
+      var hits: [Int32] = []
+      swap(&hits, &scratchHits)
+      fenceIndex.search(containing: coordinate.latitude, longitude: coordinate.longitude) {
+        hits.append($0)
+      }
+      for slot in hits where filter.allows(slot, current: current, previous: previous) {
+        let known = position ?? Position(coordinate)
+        position = known
+        if fenceContains(slot, known) { mark(slot, known) }
+      }
+      // Cleared after use, so the buffer is empty (and ready) when the next fix takes it.
+      hits.removeAll(keepingCapacity: true)
+      swap(&hits, &scratchHits)
+    }
 
     for r in records.indices {
       guard records[r].presence != .outside, !records[r].isInsideNow else { continue }

@@ -95,10 +95,20 @@ public struct ZoneEvaluator {
   var scratchNeighbors: [RTree.Neighbor] = []
   var scratchGeolineNeighbors: [RTree.Neighbor] = []
   var nearestScratch = RTree.NearestScratch()
+  var scratchCellInside: [Int32] = []
+  var scratchCellTest: [Int32] = []
+
+  /// Fence answers per visited cell (see ``Configuration/cellCacheCapacity``), valid for the
+  /// zones of `cellCacheGeneration`.
+  var cellCache: ContainmentCellCache
+  var cellCacheGeneration: UInt64 = 0
 
   /// An evaluator with no zones.
   public init(configuration: Configuration = .default) {
     self.configuration = configuration
+    cellCache = ContainmentCellCache(
+      capacity: configuration.predicateBackend == .native
+        ? max(0, configuration.cellCacheCapacity) : 0)
   }
 
   /// An evaluator loaded with `zones` (all or nothing).

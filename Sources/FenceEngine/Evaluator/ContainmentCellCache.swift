@@ -1,0 +1,133 @@
+import FenceGeometry
+
+/// Which fences hold every point of a small latitude-longitude cell, and which must be tested,
+/// remembered for the cells that fixes have visited.
+///
+/// The world is cut into cells of 1/1024 degree (about 110 m by 85 m at New York). The first
+/// fix in a cell finds the fences whose boxes meet the cell and files each as *inside* (covers
+/// the whole cell: no test needed), *test* (its boundary may cross the cell: test each fix) or
+/// drops it (covers none of the cell), see `CellRelation`. Later fixes in the cell, of any
+/// device, read those two short lists instead of searching the R-tree and testing every
+/// polygon whose box holds them. Real tracks revisit cells all the time (ferries, anchorages,
+/// depots, roads), so most fixes take this path; see `Docs/Decisions/0005-cell-cache.md`.
+///
+/// The cache is an open-addressing hash table of ``capacity`` cells (a power of two, filled to
+/// at most a half) over one pool of fence slots, both allocated when the first cell is filed;
+/// when either is full the whole cache is emptied and refilled as fixes arrive, so it never
+/// allocates again. Answers never depend on what the cache holds: it only saves work. The evaluator
+/// empties it whenever a zone changes.
+struct ContainmentCellCache {
+  /// Cells per degree of latitude and of longitude.
+  static let cellsPerDegree = 1024.0
+  /// Pool entries per cell of capacity.
+  static let slotsPerCell = 16
+
+  /// One filed cell: its key (0 when free) and its lists in ``pool``: `inside` slots from
+  /// `start`, then `test` slots.
+  struct Entry {
+    var key: UInt64 = 0
+    var start: Int32 = 0
+    var insideCount: Int32 = 0
+    var testCount: Int32 = 0
+  }
+
+  /// The most cells held at once (0: the cache is off).
+  let capacity: Int
+  private var entries: [Entry]
+  private(set) var pool: [Int32]
+  private var poolUsed = 0
+  private var entryCount = 0
+  private let mask: Int
+  private let shift: UInt64
+  /// Fixes answered from a filed cell, and cells filed.
+  private(set) var hits = 0
+  private(set) var fills = 0
+
+  /// A cache of up to `capacity` cells (rounded up to a power of two; 0 turns it off). Its
+  /// memory (about 56 bytes per cell) is allocated when the first cell is filed.
+  init(capacity: Int) {
+    var tableSize = 2
+    while tableSize < 2 * capacity { tableSize <<= 1 }
+    self.capacity = capacity > 0 ? tableSize / 2 : 0
+    entries = []
+    pool = []
+    mask = tableSize - 1
+    shift = UInt64(64 - tableSize.trailingZeroBitCount)
+  }
+
+  var isOn: Bool { capacity > 0 }
+
+  /// The key of the cell holding a coordinate, or 0 when the cache does not serve it (within
+  /// 0.01 degree of a pole or of longitude ±180, where cells would cross the frame's edges).
+  @inline(__always)
+  static func key(latitude: Double, longitude: Double) -> UInt64 {
+    guard abs(latitude) < 89.99, abs(longitude) < 179.99 else { return 0 }
+    let row = UInt64((latitude + 90) * cellsPerDegree)
+    let column = UInt64((longitude + 180) * cellsPerDegree)
+    return (row << 20 | column) + 1
+  }
+
+  /// The closed box of the cell with `key` (not 0).
+  static func cell(_ key: UInt64) -> BoundingBox {
+    let row = Double((key - 1) >> 20)
+    let column = Double((key - 1) & 0xF_FFFF)
+    return BoundingBox(
+      south: row / cellsPerDegree - 90, west: column / cellsPerDegree - 180,
+      north: (row + 1) / cellsPerDegree - 90, east: (column + 1) / cellsPerDegree - 180)
+  }
+
+  /// The entry filed under `key`, if any.
+  @inline(__always)
+  mutating func lookup(_ key: UInt64) -> Entry? {
+    guard entryCount > 0 else { return nil }
+    var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    return entries.withUnsafeBufferPointer { entries in
+      while true {
+        let entry = entries[i]
+        if entry.key == key {
+          hits += 1
+          return entry
+        }
+        if entry.key == 0 { return nil }
+        i = (i + 1) & mask
+      }
+    }
+  }
+
+  /// Files the cell `key` with its `inside` and `test` slots, emptying the cache first when
+  /// the table or the pool is full; `nil` when the lists alone exceed the pool.
+  mutating func file(_ key: UInt64, inside: [Int32], test: [Int32]) -> Entry? {
+    let needed = inside.count + test.count
+    guard isOn, needed <= capacity * Self.slotsPerCell else { return nil }
+    if entries.isEmpty {
+      entries = Array(repeating: Entry(), count: 2 * capacity)
+      pool = Array(repeating: 0, count: capacity * Self.slotsPerCell)
+    }
+    if entryCount + 1 > capacity || poolUsed + needed > pool.count { removeAll() }
+    let start = poolUsed
+    pool.withUnsafeMutableBufferPointer { pool in
+      for (k, slot) in inside.enumerated() { pool[start + k] = slot }
+      for (k, slot) in test.enumerated() { pool[start + inside.count + k] = slot }
+    }
+    poolUsed += needed
+    let entry = Entry(
+      key: key, start: Int32(start), insideCount: Int32(inside.count),
+      testCount: Int32(test.count))
+    var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    while entries[i].key != 0 { i = (i + 1) & mask }
+    entries[i] = entry
+    entryCount += 1
+    fills += 1
+    return entry
+  }
+
+  /// Forgets every cell (after a zone change, or when full). O(capacity).
+  mutating func removeAll() {
+    guard entryCount > 0 else { return }
+    entries.withUnsafeMutableBufferPointer { entries in
+      for i in entries.indices { entries[i].key = 0 }
+    }
+    entryCount = 0
+    poolUsed = 0
+  }
+}

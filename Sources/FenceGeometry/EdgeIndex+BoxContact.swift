@@ -1,0 +1,92 @@
+extension EdgeIndex {
+  /// Whether any indexed edge meets the closed box `minX...maxX` × `minY...maxY` (frame
+  /// degrees), or passes within `margin` degrees of it.
+  ///
+  /// Depth-first over the ``ChunkTree``: a node whose box misses the widened box is skipped; in a
+  /// chunk, an edge meets the widened box when their extents overlap and the box's corners do
+  /// not all lie strictly on one side of the edge's line. The margin absorbs the rounding of
+  /// that side test (far below 10⁻¹² degrees at these magnitudes), so a `false` is exact: no
+  /// point of the box lies on or across an edge. A `true` may be a near miss.
+  ///
+  /// - Complexity: about O(log *n* + *k*) for the *k* edges whose chunk boxes meet the box.
+  ///   Allocates nothing.
+  func meetsBox(minX: Double, minY: Double, maxX: Double, maxY: Double, margin: Double) -> Bool
+  {
+    let levels = tree.levelCount
+    guard levels > 0 else { return false }
+    let x0 = minX - margin
+    let y0 = minY - margin
+    let x1 = maxX + margin
+    let y1 = maxY + margin
+    let edgeCount = self.edgeCount
+    let chunkSize = ChunkTree.chunkSize
+    let fanOut = ChunkTree.fanOut
+    let stride = ChunkTree.stride
+
+    return edges.withUnsafeBufferPointer { e in
+      tree.nodes.withUnsafeBufferPointer { nodes in
+        tree.levelStarts.withUnsafeBufferPointer { starts in
+          @inline(__always)
+          func nodeMeets(_ n: Int) -> Bool {
+            let i = stride * n
+            return nodes[i] <= x1 && nodes[i + 2] >= x0 && nodes[i + 1] <= y1
+              && nodes[i + 3] >= y0
+          }
+          @inline(__always)
+          func edgeMeets(_ k: Int) -> Bool {
+            let ax = e[4 * k]
+            let ay = e[4 * k + 1]
+            let bx = e[4 * k + 2]
+            let by = e[4 * k + 3]
+            guard min(ax, bx) <= x1, max(ax, bx) >= x0, min(ay, by) <= y1, max(ay, by) >= y0
+            else { return false }
+            let dx = bx - ax
+            let dy = by - ay
+            let s0 = dx * (y0 - ay) - dy * (x0 - ax)
+            let s1 = dx * (y0 - ay) - dy * (x1 - ax)
+            let s2 = dx * (y1 - ay) - dy * (x0 - ax)
+            let s3 = dx * (y1 - ay) - dy * (x1 - ax)
+            let allAbove = s0 > 0 && s1 > 0 && s2 > 0 && s3 > 0
+            let allBelow = s0 < 0 && s1 < 0 && s2 < 0 && s3 < 0
+            return !(allAbove || allBelow)
+          }
+          // Pending (level, node) pairs: fanOut - 1 siblings wait per level at most, plus one.
+          return withUnsafeTemporaryAllocation(
+            of: Int.self, capacity: fanOut * ChunkTree.maximumLevels
+          ) { pending in
+            // Each entry is level * 2^32 + node index within all nodes.
+            var top = 0
+            let root = starts[levels - 1]
+            guard nodeMeets(root) else { return false }
+            pending[0] = (levels - 1) << 32 | root
+            top = 1
+            while top > 0 {
+              top -= 1
+              let entry = pending[top]
+              let level = entry >> 32
+              let node = entry & 0xFFFF_FFFF
+              if level == 0 {
+                let chunk = node - starts[0]
+                let first = chunk * chunkSize
+                for k in first..<min(edgeCount, first + chunkSize) where edgeMeets(k) {
+                  return true
+                }
+                continue
+              }
+              let childLevelStart = starts[level - 1]
+              let childLevelEnd = starts[level]
+              let firstChild = childLevelStart + (node - starts[level]) * fanOut
+              for child in firstChild..<min(childLevelEnd, firstChild + fanOut)
+              where nodeMeets(child) {
+                precondition(top < pending.count, "box contact stack overflow")
+                pending[top] = (level - 1) << 32 | child
+                top += 1
+              }
+            }
+            return false
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,52 @@
+/// How an area relates to every point of a small latitude-longitude box (a *cell*).
+public enum CellRelation: Sendable, Hashable {
+  /// The area covers every point of the cell.
+  case inside
+  /// The area covers no point of the cell.
+  case outside
+  /// Some points of the cell may be covered and others not: each must be tested.
+  case mixed
+}
+
+extension MultiPolygon {
+  /// Degrees by which a cell is widened before it is checked against the edges: far more
+  /// than the rounding of the side test, far less than any real cell (10⁻⁹° is 0.1 mm).
+  static let cellMargin = 1e-9
+
+  /// Whether every point of `cell`, or none, is covered by the multipolygon (boundary
+  /// included), or each must be tested.
+  ///
+  /// When no edge of any part meets the cell (widened by 10⁻⁹°), containment cannot change
+  /// inside the cell, so the answer at its centre holds for all of it: `.inside` or
+  /// `.outside` is then exact, for every point, under the same boundary rule as
+  /// ``contains(latitude:longitude:)``. Otherwise `.mixed`. A multipolygon crossing the
+  /// antimeridian, or a cell that does (or that touches longitude ±180, where containment also
+  /// looks at the other side), is always `.mixed`.
+  ///
+  /// - Complexity: about O(log *n* + *k*) for the *k* edges whose chunk boxes meet the cell.
+  ///   Allocates nothing.
+  public func relation(toCell cell: BoundingBox) -> CellRelation {
+    guard !cell.crossesAntimeridian, cell.west > -180, cell.east < 180 else { return .mixed }
+    let box = boundingBox
+    let margin = Self.cellMargin
+    if !box.crossesAntimeridian,
+      cell.west - margin > box.east || cell.east + margin < box.west
+        || cell.south - margin > box.north || cell.north + margin < box.south
+    {
+      return .outside
+    }
+    for polygon in polygons {
+      let index = polygon.index
+      if index.isUnwrapped { return .mixed }
+      if index.meetsBox(
+        minX: cell.west, minY: cell.south, maxX: cell.east, maxY: cell.north,
+        margin: margin)
+      {
+        return .mixed
+      }
+    }
+    let centre = contains(
+      latitude: (cell.south + cell.north) / 2, longitude: (cell.west + cell.east) / 2)
+    return centre ? .inside : .outside
+  }
+}

@@ -1,0 +1,123 @@
+import FenceGeometry
+import FenceTestSupport
+import Testing
+
+/// `MultiPolygon.relation(toCell:)` and `Circle.relation(toCell:)`: an `.inside` or `.outside`
+/// answer must hold for every point of the cell, checked on a grid of points that includes the
+/// cell's corners and edges, against the shapes' own containment tests.
+@Suite struct CellRelationTests {
+  /// The relation's claim checked at (n + 1)² points of the closed cell; returns the number of
+  /// points that contradict it.
+  static func contradictions(
+    _ relation: CellRelation, cell: BoundingBox, n: Int = 8,
+    contains: (Double, Double) -> Bool
+  ) -> Int {
+    guard relation != .mixed else { return 0 }
+    var wrong = 0
+    for i in 0...n {
+      for j in 0...n {
+        let latitude = i == n ? cell.north : cell.south + (cell.north - cell.south) * Double(i) / Double(n)
+        let longitude = j == n ? cell.east : cell.west + (cell.east - cell.west) * Double(j) / Double(n)
+        if contains(latitude, longitude) != (relation == .inside) { wrong += 1 }
+      }
+    }
+    return wrong
+  }
+
+  /// Cells of 1/1024 degree at random over Manhattan's box, and cells centred on its vertices
+  /// (always crossed by an edge).
+  @Test func manhattanCellsAgreeWithContainmentAtEveryPoint() throws {
+    let manhattan = try #require(
+      try PolygonFixtures.read(path: fixturePath("polygons/nyc-manhattan.geojson"), nameProperty: "name").first)
+    let shape = manhattan.shape
+    let box = shape.boundingBox
+    var generator = SeededGenerator(seed: 11)
+    var counts: [CellRelation: Int] = [:]
+    var wrong = 0
+    let size = 1.0 / 1024
+    for _ in 0..<1_500 {
+      let south = generator.double(in: (box.south - 0.01)...(box.north + 0.01))
+      let west = generator.double(in: (box.west - 0.01)...(box.east + 0.01))
+      let cell = BoundingBox(south: south, west: west, north: south + size, east: west + size)
+      let relation = shape.relation(toCell: cell)
+      counts[relation, default: 0] += 1
+      wrong += Self.contradictions(relation, cell: cell) { shape.contains(latitude: $0, longitude: $1) }
+    }
+    let vertices = shape.polygons.flatMap { $0.rings.joined() }
+    for k in stride(from: 0, to: vertices.count, by: 50) {
+      let v = vertices[k]
+      let cell = BoundingBox(
+        south: v.latitude - size / 2, west: v.longitude - size / 2,
+        north: v.latitude + size / 2, east: v.longitude + size / 2)
+      #expect(shape.relation(toCell: cell) == .mixed, "cell around vertex \(v)")
+    }
+    #expect(wrong == 0)
+    // Every kind occurs: the test would not notice a relation that always says `.mixed`.
+    #expect(counts[.inside] == 245)
+    #expect(counts[.outside] == 1_188)
+    #expect(counts[.mixed] == 67)
+  }
+
+  /// A cell whose edge lies exactly on a polygon edge, one whose corner touches a vertex, and
+  /// one a hair away from an edge.
+  @Test func cellsTouchingTheBoundaryAreMixed() throws {
+    let square = MultiPolygon(try Polygon(exterior: [
+      lonLat(0, 0), lonLat(1, 0), lonLat(1, 1), lonLat(0, 1), lonLat(0, 0),
+    ]))
+    // Sharing the polygon's east edge, from outside.
+    #expect(square.relation(toCell: BoundingBox(south: 0.25, west: 1, north: 0.5, east: 1.5)) == .mixed)
+    // Touching the corner (1, 1) with its own corner.
+    #expect(square.relation(toCell: BoundingBox(south: 1, west: 1, north: 1.5, east: 1.5)) == .mixed)
+    // 10⁻¹⁰ degrees away: within the margin, so still tested point by point.
+    #expect(square.relation(toCell: BoundingBox(south: 0.25, west: 1 + 1e-10, north: 0.5, east: 1.5)) == .mixed)
+    // Well clear of every edge.
+    #expect(square.relation(toCell: BoundingBox(south: 0.25, west: 1.001, north: 0.5, east: 1.5)) == .outside)
+    #expect(square.relation(toCell: BoundingBox(south: 0.25, west: 0.25, north: 0.5, east: 0.5)) == .inside)
+    // A cell inside the box but in a hole.
+    let framed = MultiPolygon(try Polygon(
+      exterior: [lonLat(0, 0), lonLat(1, 0), lonLat(1, 1), lonLat(0, 1), lonLat(0, 0)],
+      holes: [[lonLat(0.2, 0.2), lonLat(0.8, 0.2), lonLat(0.8, 0.8), lonLat(0.2, 0.8), lonLat(0.2, 0.2)]]))
+    #expect(framed.relation(toCell: BoundingBox(south: 0.4, west: 0.4, north: 0.6, east: 0.6)) == .outside)
+    #expect(framed.relation(toCell: BoundingBox(south: 0.05, west: 0.05, north: 0.1, east: 0.1)) == .inside)
+  }
+
+  /// Cells at the antimeridian, or of a polygon crossing it, are always tested point by point.
+  @Test func antimeridianCellsAreMixed() throws {
+    let fiji = MultiPolygon(try Polygon(exterior: [
+      lonLat(179, -17), lonLat(-179, -17), lonLat(-179, -16), lonLat(179, -16), lonLat(179, -17),
+    ]))
+    #expect(fiji.relation(toCell: BoundingBox(south: -16.6, west: 179.5, north: -16.5, east: 179.6)) == .mixed)
+    let plain = MultiPolygon(try Polygon(exterior: [
+      lonLat(170, -17), lonLat(180, -17), lonLat(180, -16), lonLat(170, -16), lonLat(170, -17),
+    ]))
+    #expect(plain.relation(toCell: BoundingBox(south: -16.6, west: 179.9, north: -16.5, east: 180)) == .mixed)
+    #expect(plain.relation(toCell: BoundingBox(south: -16.6, west: 175, north: -16.5, east: 175.1)) == .inside)
+  }
+
+  /// Cells of 1/1024 degree around circles of 25 m to 2 km at several latitudes.
+  @Test func circleCellsAgreeWithTheChordTestAtEveryPoint() throws {
+    var generator = SeededGenerator(seed: 12)
+    var counts: [CellRelation: Int] = [:]
+    var wrong = 0
+    let size = 1.0 / 1024
+    for k in 0..<600 {
+      let latitude = [-60.0, -10, 0.2, 40.7, 71][k % 5]
+      let center = lonLat(generator.double(in: -170...170), latitude)
+      let radius = generator.double(in: 25...2_000)
+      let circle = try Circle(center: center, radius: radius)
+      let reach = (radius + 150) / 80_000
+      let south = center.latitude + generator.double(in: -reach...reach) - size / 2
+      let west = center.longitude + generator.double(in: -reach...reach) - size / 2
+      let cell = BoundingBox(south: south, west: west, north: south + size, east: west + size)
+      let relation = circle.relation(toCell: cell)
+      counts[relation, default: 0] += 1
+      wrong += Self.contradictions(relation, cell: cell) {
+        circle.contains(ECEFPosition(latitude: $0, longitude: $1))
+      }
+    }
+    #expect(wrong == 0)
+    #expect(counts[.inside] == 202)
+    #expect(counts[.outside] == 323)
+    #expect(counts[.mixed] == 75)
+  }
+}
