@@ -17,6 +17,8 @@ import Testing
     #expect(table[2].speed == 4)
     #expect(table[0].speed == nil)
     #expect(table.devices == ["x", "y", "z"])
+    #expect(table.indices.map { table.deviceIndex(at: $0) } == [1, 0, 2, 2, 0])
+    #expect(table.indices.allSatisfy { table.devices[table.deviceIndex(at: $0)] == table[$0].device })
   }
 
   @Test func presortedMergeEqualsTheStableSortOfSortedFiles() throws {
@@ -30,6 +32,21 @@ import Testing
     while let fix = try merger.next() { merged.append(fix) }
     #expect(merged == Array(try readSorted(paths: [a, b, c])))
     #expect(merger.backwardStepCount == 0)
+  }
+
+  @Test func presortedMergeInternsDevicesInOrderOfTheirFirstFix() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let a = try directory.write("a.csv", "device,time,lat,lon\nq,1,1,1\np,3,1,1\nq,4,1,2\n")
+    let b = try directory.write("b.csv", "device,time,lat,lon\nr,2,1,1\nq,3,1,1\n")
+    let merger = try PresortedTrackMerger(paths: [a, b])
+    var merged: [String] = []
+    while let (fix, device) = try merger.nextWithDeviceIndex() {
+      merged.append("\(fix.device)#\(device)@\(fix.time.secondsSinceEpoch)")
+      #expect(merger.devices[device] == fix.device)
+    }
+    #expect(merged == ["q#0@1.0", "r#1@2.0", "p#2@3.0", "q#0@3.0", "q#0@4.0"])
+    #expect(merger.devices == ["q", "r", "p"])
   }
 
   @Test func presortedMergeCountsBackwardStepsAndPassesThemOn() throws {

@@ -66,6 +66,12 @@ public struct FixTable: RandomAccessCollection, Sendable {
       course: row.course.isNaN ? nil : row.course)
   }
 
+  /// The index in ``devices`` of the device of the fix at `position` (without building the
+  /// fix), so that a caller can resolve something per device once, not per fix.
+  public func deviceIndex(at position: Int) -> Int {
+    Int(rows[position].device)
+  }
+
   /// The time of the fix at `position` (without building the fix).
   public func time(at position: Int) -> Timestamp {
     Timestamp(microsecondsSinceEpoch: rows[position].time)

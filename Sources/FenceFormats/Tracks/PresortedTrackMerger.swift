@@ -8,7 +8,10 @@ import FenceEngine
 /// passed on as they come (the engine then rejects them as `outOfOrder` per device), and
 /// ``backwardStepCount`` counts such steps.
 ///
-/// - Complexity: O(log *k*) per fix for *k* files.
+/// Device names are interned as the fixes pass (``devices``, ``nextWithDeviceIndex()``), as in
+/// ``FixTable``, so that a caller can resolve something per device once, not per fix.
+///
+/// - Complexity: O(log *k*) per fix for *k* files, plus one hash lookup of the device name.
 public final class PresortedTrackMerger {
   private let readers: [TrackReader]
   /// Per reader: its next fix, or nil when it is exhausted.
@@ -18,6 +21,9 @@ public final class PresortedTrackMerger {
   private var lastTime: [Timestamp?]
   /// Times a file's fix was earlier than the previous fix of the same file.
   public private(set) var backwardStepCount = 0
+  /// Distinct device names in the order of their first fix.
+  public private(set) var devices: [String] = []
+  private var deviceIndex: [String: Int] = [:]
 
   /// Opens every file and reads its first fix.
   public init(paths: [String], options: TrackReadOptions = TrackReadOptions()) throws {
@@ -35,6 +41,25 @@ public final class PresortedTrackMerger {
 
   /// The next fix in time order, or `nil` when every file is exhausted.
   public func next() throws -> LocationFix? {
+    try nextWithDeviceIndex()?.fix
+  }
+
+  /// The next fix in time order with the index of its device in ``devices`` (registered on
+  /// its first fix), or `nil` when every file is exhausted. The fix's device name is the
+  /// interned string.
+  public func nextWithDeviceIndex() throws -> (fix: LocationFix, device: Int)? {
+    guard var fix = try nextFix() else { return nil }
+    if let index = deviceIndex[fix.device] {
+      fix.device = devices[index]
+      return (fix, index)
+    }
+    let index = devices.count
+    devices.append(fix.device)
+    deviceIndex[fix.device] = index
+    return (fix, index)
+  }
+
+  private func nextFix() throws -> LocationFix? {
     guard let top = heap.first, let fix = heads[top] else { return nil }
     if let last = lastTime[top], fix.time < last { backwardStepCount += 1 }
     lastTime[top] = fix.time

@@ -7,9 +7,11 @@ import FenceGeometry
 ///
 /// Timing: fixes are evaluated in batches of up to ``batchSize``; the evaluation time is the
 /// sum of the batches' monotonic-clock intervals, so parsing, sorting and event writing are
-/// excluded. With latency on, one clock reading is taken between consecutive fixes of a batch
-/// and each fix's interval goes into a ``LatencyHistogram``. With `--compare-geos`, each batch
-/// then goes through ``GEOSComparison`` (outside the engine's timing).
+/// excluded. Each fix's device handle is resolved while its batch is built
+/// (``DeviceHandles``), so the timed loop hashes no device name. With latency on, one clock
+/// reading is taken between consecutive fixes of a batch and each fix's interval goes into a
+/// ``LatencyHistogram``. With `--compare-geos`, each batch then goes through ``GEOSComparison``
+/// (outside the engine's timing).
 ///
 /// For `--map`, tracks and events are sampled while the run goes on (``TrackSampler``,
 /// ``EventReservoir``), so the map costs bounded memory whatever the run's length.
@@ -53,6 +55,10 @@ struct Replay {
     let writer = try command.events.map { try EventWriter(path: $0) }
     var batch: [LocationFix] = []
     batch.reserveCapacity(Self.batchSize)
+    // Each fix's device handle, resolved while the batch is built (outside the timing).
+    var handles = DeviceHandles()
+    var batchDevices: [ZoneEvaluator.DeviceHandle] = []
+    batchDevices.reserveCapacity(Self.batchSize)
     var events: [ZoneEvent] = []
     var lastTime: Timestamp?
     var issues: [TrackIssue] = []
@@ -61,12 +67,16 @@ struct Replay {
       let merger = try PresortedTrackMerger(paths: command.tracks, options: options)
       while true {
         batch.removeAll(keepingCapacity: true)
-        while batch.count < Self.batchSize, let fix = try merger.next() {
+        batchDevices.removeAll(keepingCapacity: true)
+        while batch.count < Self.batchSize, let (fix, device) = try merger.nextWithDeviceIndex() {
           batch.append(fix)
+          batchDevices.append(
+            handles.handle(forDevice: device, named: fix.device, in: &evaluator))
           lastTime = max(lastTime ?? fix.time, fix.time)  // a file may step back in time
         }
         if batch.isEmpty { break }
-        try evaluate(batch[...], with: &evaluator, events: &events, writer: writer)
+        try evaluate(
+          batch[...], devices: batchDevices, with: &evaluator, events: &events, writer: writer)
         summary.fixesRead += batch.count
         progress.update(done: summary.fixesRead, total: nil)
       }
@@ -84,8 +94,15 @@ struct Replay {
       while start < table.count {
         let end = min(start + Self.batchSize, table.count)
         batch.removeAll(keepingCapacity: true)
-        for index in start..<end { batch.append(table[index]) }
-        try evaluate(batch[...], with: &evaluator, events: &events, writer: writer)
+        batchDevices.removeAll(keepingCapacity: true)
+        for index in start..<end {
+          batch.append(table[index])
+          let device = table.deviceIndex(at: index)
+          batchDevices.append(
+            handles.handle(forDevice: device, named: table.devices[device], in: &evaluator))
+        }
+        try evaluate(
+          batch[...], devices: batchDevices, with: &evaluator, events: &events, writer: writer)
         start = end
         progress.update(done: start, total: table.count)
       }
@@ -142,23 +159,28 @@ struct Replay {
   }
 
   /// Evaluates one batch, timing it, then writes its events and keeps what the map needs.
+  ///
+  /// `devices[i]` is the engine's handle for `batch`'s `i`-th fix's device.
   private mutating func evaluate(
-    _ batch: ArraySlice<LocationFix>, with evaluator: inout ZoneEvaluator,
-    events: inout [ZoneEvent], writer: EventWriter?
+    _ batch: ArraySlice<LocationFix>, devices: [ZoneEvaluator.DeviceHandle],
+    with evaluator: inout ZoneEvaluator, events: inout [ZoneEvent], writer: EventWriter?
   ) throws {
+    precondition(batch.count == devices.count, "One device handle per fix")
     events.removeAll(keepingCapacity: true)
     let start = MonotonicClock.nanoseconds()
     if command.latency {
       var previous = start
-      for fix in batch {
-        evaluator.process(fix, into: &events)
+      for (fix, device) in zip(batch, devices) {
+        evaluator.process(fix, device: device, into: &events)
         let now = MonotonicClock.nanoseconds()
         histogram.record(now &- previous)
         previous = now
       }
       evaluationNanoseconds &+= previous &- start
     } else {
-      for fix in batch { evaluator.process(fix, into: &events) }
+      for (fix, device) in zip(batch, devices) {
+        evaluator.process(fix, device: device, into: &events)
+      }
       evaluationNanoseconds &+= MonotonicClock.nanoseconds() &- start
     }
     try comparison?.run(batch, latency: command.latency)
