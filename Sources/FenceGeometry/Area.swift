@@ -33,6 +33,18 @@ public enum Area: Hashable, Sendable {
     }
   }
 
+  /// Metres from a position to the area's boundary when that is less than `limit` metres, else
+  /// `limit`: exactly ``distanceToBoundary(from:)`` capped at `limit`, at a cost that grows with
+  /// the edges within `limit` rather than with the distance (see
+  /// ``MultiPolygon/distanceToBoundary(from:within:)``).
+  @inlinable
+  public func distanceToBoundary(from p: Position, within limit: Double) -> Double {
+    switch self {
+    case .circle(let circle): return min(limit, circle.distanceToBoundary(from: p.ecef))
+    case .polygon(let polygon): return polygon.distanceToBoundary(from: p, within: limit)
+    }
+  }
+
   /// A box that holds the whole area.
   public var boundingBox: BoundingBox {
     switch self {

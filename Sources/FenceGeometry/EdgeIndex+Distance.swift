@@ -22,10 +22,16 @@ extension EdgeIndex {
   /// - Complexity: about O(log *n* + *k*) for the *k* edges whose chunk boxes come within the
   ///   answer's distance; O(*n*) in the worst case. Allocates nothing.
   func distance(from p: Position, below limit: Double = .infinity) -> Double {
+    guard tree.levelCount > 0 else { return .infinity }
+    return distance(from: p, below: limit, bound: BoxDistanceBound(p))
+  }
+
+  /// ``distance(from:below:)`` with the position's ``BoxDistanceBound`` (and so its
+  /// ``LocalPlane``) already made: the parts of a multipolygon share one.
+  func distance(from p: Position, below limit: Double, bound: BoxDistanceBound) -> Double {
     let levels = tree.levelCount
     guard levels > 0 else { return .infinity }
-    let plane = LocalPlane(p)
-    let bound = BoxDistanceBound(plane)
+    let plane = bound.plane
     let usePlaneFilter = bound.usePlane
     let degrees = Double.pi / 180
     let tangent = usePlaneFilter ? abs(plane.sinLatitude / plane.cosLatitude) : 0
@@ -144,6 +150,15 @@ extension Polygon {
     index.distance(from: p)
   }
 
+  /// Metres from a position to the nearest edge of any ring when that is less than `limit`
+  /// metres, else `limit`: exactly ``distanceToBoundary(from:)`` capped at `limit`.
+  ///
+  /// The search visits only the chunks whose boxes come within `limit`, so a small limit costs
+  /// a few chunks however large the polygon is.
+  public func distanceToBoundary(from p: Position, within limit: Double) -> Double {
+    min(limit, index.distance(from: p, below: limit))
+  }
+
   /// Metres from a position to the polygon: 0 inside (boundary included), else the distance to
   /// its boundary.
   public func distance(from p: Position) -> Double {
@@ -164,24 +179,46 @@ extension MultiPolygon {
   /// distance so far as its limit.
   public func distanceToBoundary(from p: Position) -> Double {
     if polygons.count == 1 { return polygons[0].index.distance(from: p) }
+    return nearestPartsDistance(from: p, below: .infinity)
+  }
+
+  /// Metres from a position to the nearest boundary edge of any part when that is less than
+  /// `limit` metres, else `limit`: exactly ``distanceToBoundary(from:)`` capped at `limit`.
+  ///
+  /// As the uncapped search, with `limit` as the first bound: parts whose boxes lie farther
+  /// are not searched, and within a part only the chunks that come within the bound are.
+  public func distanceToBoundary(from p: Position, within limit: Double) -> Double {
+    if polygons.count == 1 {
+      return min(limit, polygons[0].index.distance(from: p, below: limit))
+    }
+    return min(limit, nearestPartsDistance(from: p, below: limit))
+  }
+
+  /// The search of the parts behind ``distanceToBoundary(from:)``: the nearest edge of any
+  /// part, or a value of at least `limit` when none is nearer. One ``BoxDistanceBound`` (one
+  /// local plane) serves every part.
+  private func nearestPartsDistance(from p: Position, below limit: Double) -> Double {
     let bound = BoxDistanceBound(p)
     func lowerBound(_ index: EdgeIndex) -> Double {
       guard let end = index.tree.levelStarts.last, end > 0 else { return .infinity }
       return index.tree.nodes.withUnsafeBufferPointer { bound.metres(node: end - 1, of: $0) }
     }
-    var nearest = 0
+    var nearest = -1
     var nearestBound = Double.infinity
     for (k, polygon) in polygons.enumerated() {
       let b = lowerBound(polygon.index)
-      if b < nearestBound {
+      if nearest < 0 || b < nearestBound {
         nearestBound = b
         nearest = k
       }
     }
-    var best = polygons[nearest].index.distance(from: p)
+    // No part, or no part's box within the limit.
+    guard nearest >= 0, nearestBound <= limit else { return limit }
+    var best = polygons[nearest].index.distance(from: p, below: limit, bound: bound)
     for (k, polygon) in polygons.enumerated() where k != nearest {
-      if lowerBound(polygon.index) > best { continue }
-      best = min(best, polygon.index.distance(from: p, below: best))
+      let cap = min(limit, best)
+      if lowerBound(polygon.index) > cap { continue }
+      best = min(best, polygon.index.distance(from: p, below: cap, bound: bound))
     }
     return best
   }

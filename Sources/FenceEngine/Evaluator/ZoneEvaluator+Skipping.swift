@@ -30,6 +30,9 @@ extension ZoneEvaluator {
   static let metresPerDegreeBound =
     WGS84.semiMajorAxis / (1 - WGS84.eccentricitySquared).squareRoot() * .pi / 180 * (1 + 1e-9)
 
+  /// The largest safe radius noted, in metres: fence boundaries are measured up to this far.
+  static let largestSafeRadius = safeRadiusLimit
+
   /// Degrees of latitude, more than ``safeRadiusLimit`` metres anywhere (at least 110,574 m a
   /// degree): a fix farther in latitude from the safe centre is never skipped in degrees.
   static let safeLatitudeBand = 0.003
@@ -97,7 +100,7 @@ extension ZoneEvaluator {
     }
     if safe <= useful { safe = 0 }
     if safe > 0 {
-      safe = nearestBoundary(to: position, within: safe)
+      safe = nearestBoundary(to: position, within: safe, records: devices[d].records)
       if safe <= useful { safe = 0 }
     }
     devices[d].safeCenter = position.ecef
@@ -111,27 +114,34 @@ extension ZoneEvaluator {
       Self.metresPerDegreeBound * cos(nearestToEquator * .pi / 180) * (1 + 1e-9)
   }
 
-  /// The distance to the nearest boundary of a fence not holding `position`, or to the nearest
-  /// GEOLINE, when within `radius` metres; else `radius`.
+  /// The distance to the nearest fence boundary or GEOLINE when within `radius` metres, else
+  /// `radius`; the boundaries of the fences named by a record's `fenceNow` in `records` (the
+  /// fences holding `position` that the caller measured) are left out.
   ///
   /// One box search per index over the box that holds the disc of `radius`
-  /// (``BoundingBox/reach(around:metres:)``), measuring each element it reports: within a
-  /// radius of at most ``safeRadiusLimit`` that is few elements, and box comparisons cost far
-  /// less than a best-first search's spherical bounds and queue. Not mutating, so that the
-  /// closures borrow the evaluator instead of copying it.
-  func nearestBoundary(to position: Position, within radius: Double) -> Double {
+  /// (``BoundingBox/reach(around:metres:)``), measuring each element it reports with the best
+  /// distance so far as the cap (``fenceDistanceToBoundary(_:from:within:cores:polygons:)``):
+  /// within a radius of at most ``largestSafeRadius`` that is few elements, and box
+  /// comparisons cost far less than a best-first search's spherical bounds and queue. Every
+  /// reported fence is measured to its boundary whether or not it holds the position, so no
+  /// containment test is needed. Not mutating, so that the closures borrow the evaluator
+  /// instead of copying it.
+  func nearestBoundary(
+    to position: Position, within radius: Double, records: [ZoneRecord]
+  ) -> Double {
     var safe = radius
     let reach = BoundingBox.reach(around: position.coordinate, metres: radius)
-    // Fences not holding the position: their distance is the distance to their boundary
-    // (those holding it were measured by the caller and are left out here).
+    let cores = elementCores
+    let polygons = polygonFences
     fenceIndex.search(intersecting: reach) { slot in
       guard safe > 0 else { return }
-      let distance = fenceDistance(slot, from: position)
-      if distance > 0 {
-        safe = min(safe, distance)
-      } else if !fenceContains(slot, position) {
-        safe = 0
+      if cores[Int(slot)].kind == .polygon {
+        // A polygon measured by the caller: its full search would only repeat that one.
+        let (r, found) = records.recordIndex(of: cores[Int(slot)].zone)
+        if found, records[r].fenceNow == slot { return }
       }
+      safe = Self.fenceDistanceToBoundary(
+        slot, from: position, within: safe, cores: cores, polygons: polygons)
     }
     if safe > 0, !geolineIndex.isEmpty {
       let reach = BoundingBox.reach(around: position.coordinate, metres: safe)
@@ -143,23 +153,29 @@ extension ZoneEvaluator {
     return safe
   }
 
-  /// Metres from a position to the fence's boundary, as `Area.distanceToBoundary(from:)`.
+  /// Metres from a position to the fence's boundary when less than ``largestSafeRadius``, else
+  /// that limit (no safe radius can use more): `Area.distanceToBoundary(from:within:)`.
   func fenceDistanceToBoundary(_ slot: Int32, from position: Position) -> Double {
     Self.fenceDistanceToBoundary(
-      slot, from: position, cores: elementCores, polygons: polygonFences)
+      slot, from: position, within: Self.largestSafeRadius, cores: elementCores,
+      polygons: polygonFences)
   }
 
-  /// ``fenceDistanceToBoundary(_:from:)`` on the given element tables.
+  /// Metres from a position to the boundary of the fence in `slot` on the given element tables
+  /// when less than `limit`, else `limit` (infinity: the exact distance). A polygon's search
+  /// visits only the edge chunks within `limit`.
   static func fenceDistanceToBoundary(
-    _ slot: Int32, from position: Position, cores: [ElementCore], polygons: [PolygonFence?]
+    _ slot: Int32, from position: Position, within limit: Double = .infinity,
+    cores: [ElementCore], polygons: [PolygonFence?]
   ) -> Double {
     let core = cores[Int(slot)]
     switch core.kind {
-    case .circle: return abs(core.circleDistanceFromCenter(position.ecef) - core.radius)
+    case .circle:
+      return min(limit, abs(core.circleDistanceFromCenter(position.ecef) - core.radius))
     case .polygon:
-      guard let polygon = polygons[Int(slot)] else { return .infinity }
-      return polygon.shape.distanceToBoundary(from: position)
-    case .geoline, .vacant: return .infinity
+      guard let polygon = polygons[Int(slot)] else { return limit }
+      return polygon.shape.distanceToBoundary(from: position, within: limit)
+    case .geoline, .vacant: return limit
     }
   }
 
