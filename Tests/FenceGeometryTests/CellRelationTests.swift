@@ -109,7 +109,7 @@ import Testing
       let south = center.latitude + generator.double(in: -reach...reach) - size / 2
       let west = center.longitude + generator.double(in: -reach...reach) - size / 2
       let cell = BoundingBox(south: south, west: west, north: south + size, east: west + size)
-      let relation = circle.relation(toCell: cell)
+      let relation = circle.relation(toCell: Cell(cell))
       counts[relation, default: 0] += 1
       wrong += Self.contradictions(relation, cell: cell) {
         circle.contains(ECEFPosition(latitude: $0, longitude: $1))

@@ -37,13 +37,14 @@ extension ZoneEvaluator {
   /// part of it to `test` (see `CellRelation`). Not mutating, so that the search's closure
   /// borrows the evaluator.
   func classifyFences(in cell: BoundingBox, inside: inout [Int32], test: inout [Int32]) {
+    let frame = Cell(cell)
     fenceIndex.search(intersecting: cell) { slot in
       let core = elementCores[Int(slot)]
       let relation: CellRelation
       switch core.kind {
       case .circle:
         relation = Circle.cellRelation(
-          centerECEF: core.center, chordSquaredLimit: core.chordSquaredLimit, cell: cell)
+          centerECEF: core.center, chordSquaredLimit: core.chordSquaredLimit, cell: frame)
       case .polygon:
         relation = polygonFences[Int(slot)]?.shape.relation(toCell: cell) ?? .outside
       case .geoline, .vacant:
