@@ -26,8 +26,8 @@ extension ZoneEvaluator {
     swap(&test, &scratchCellTest)
     classifyFences(in: ContainmentCellCache.cell(key), inside: &inside, test: &test)
     let entry = cellCache.file(key, inside: inside, test: test)
-    inside.removeAll(keepingCapacity: true)
-    test.removeAll(keepingCapacity: true)
+    inside.empty()
+    test.empty()
     swap(&inside, &scratchCellInside)
     swap(&test, &scratchCellTest)
     return entry

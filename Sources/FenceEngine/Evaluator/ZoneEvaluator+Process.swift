@@ -72,7 +72,7 @@ extension ZoneEvaluator {
     var filter = MonitoredFilter(isOn: false, usesCurrent: isFirst)
     if let proximity = configuration.proximity {
       swap(&monitoredNow, &scratchMonitored)
-      monitoredNow.removeAll(keepingCapacity: true)
+      monitoredNow.empty()
       swap(&previousMonitored, &devices[d].monitored)
       let known = position ?? Position(coordinate)
       position = known
@@ -94,9 +94,10 @@ extension ZoneEvaluator {
     var crossings: [CrossingHit] = []
     let seeksCrossings =
       !isFirst && !geolineIndex.isEmpty && devices[d].lastCoordinate != coordinate
+      && movementMayMeetGeolines(from: devices[d].lastCoordinate, to: coordinate)
     if seeksCrossings {
       swap(&crossings, &scratchCrossings)
-      crossings.removeAll(keepingCapacity: true)
+      crossings.empty()
       findCrossings(
         from: devices[d].lastCoordinate, to: coordinate, filter: filter, current: monitoredNow,
         previous: previousMonitored, into: &crossings)
@@ -120,12 +121,12 @@ extension ZoneEvaluator {
       }
       checkInAreas(
         records: &records, fix: fix, isFirst: isFirst, device: d, zones: &zones, into: &events)
-      zones.removeAll(keepingCapacity: true)
+      zones.empty()
       swap(&zones, &scratchZones)
       pruneRecords(&records, at: t)
     }
     if seeksCrossings {
-      crossings.removeAll(keepingCapacity: true)
+      crossings.empty()
       swap(&crossings, &scratchCrossings)
     }
     swap(&records, &devices[d].records)
@@ -137,7 +138,7 @@ extension ZoneEvaluator {
           from: previousMonitored, to: monitoredNow, time: t, device: d, into: &events)
       }
       swap(&monitoredNow, &devices[d].monitored)
-      previousMonitored.removeAll(keepingCapacity: true)
+      previousMonitored.empty()
       swap(&previousMonitored, &scratchMonitored)
     }
 
@@ -175,7 +176,7 @@ extension ZoneEvaluator {
     records: inout [ZoneRecord], fix: LocationFix, device d: Int, zones: inout [Int32],
     into events: inout [ZoneEvent]
   ) {
-    zones.removeAll(keepingCapacity: true)
+    zones.empty()
     for r in records.indices {
       guard records[r].presence != .outside else { continue }
       if records[r].isInsideNow {
@@ -260,7 +261,7 @@ extension ZoneEvaluator {
     zones: inout [Int32], into events: inout [ZoneEvent]
   ) {
     let t = fix.time
-    zones.removeAll(keepingCapacity: true)
+    zones.empty()
     for r in records.indices where records[r].presence == .outside && records[r].isInsideNow {
       zones.append(records[r].zone)
     }
@@ -398,7 +399,7 @@ extension ZoneEvaluator {
         if fenceContains(slot, known) { mark(slot, known) }
       }
       // Cleared after use, so the buffer is empty (and ready) when the next fix takes it.
-      hits.removeAll(keepingCapacity: true)
+      hits.empty()
       swap(&hits, &scratchHits)
     }
 
@@ -473,7 +474,7 @@ extension ZoneEvaluator {
   ) {
     var candidates: [Int32] = []
     swap(&candidates, &scratchCandidates)
-    candidates.removeAll(keepingCapacity: true)
+    candidates.empty()
     geolineIndex.search(intersecting: .movement(from: from, to: to)) { candidates.append($0) }
     var lineCrossings: [GeolineCrossing] = []
     swap(&lineCrossings, &scratchLineCrossings)
@@ -481,7 +482,7 @@ extension ZoneEvaluator {
       guard let element = elements[Int(slot)], case .geoline(let line, let admitted) =
         element.shape
       else { continue }
-      lineCrossings.removeAll(keepingCapacity: true)
+      lineCrossings.empty()
       line.crossings(from: from, to: to, into: &lineCrossings)
       for crossing in lineCrossings where admitted.admits(crossing.direction) {
         crossings.append(
@@ -490,9 +491,9 @@ extension ZoneEvaluator {
             direction: crossing.direction))
       }
     }
-    lineCrossings.removeAll(keepingCapacity: true)
+    lineCrossings.empty()
     swap(&lineCrossings, &scratchLineCrossings)
-    candidates.removeAll(keepingCapacity: true)
+    candidates.empty()
     swap(&candidates, &scratchCandidates)
     if crossings.count > 1 {
       crossings.insertionSort { a, b in
@@ -514,7 +515,7 @@ extension ZoneEvaluator {
     else { return }
     var due: [DwellEntry] = []
     swap(&due, &scratchDue)
-    due.removeAll(keepingCapacity: true)
+    due.empty()
     while let next = dwellQueue.nextDeadline, next <= time, let entry = dwellQueue.pop() {
       let device = Int(entry.device)
       let (r, found) = devices[device].recordIndex(of: entry.zone)
@@ -570,7 +571,7 @@ extension ZoneEvaluator {
       events.append(event.withDeterministicID())
       devices[device].records[r].dwell = .fired
     }
-    due.removeAll(keepingCapacity: true)
+    due.empty()
     swap(&due, &scratchDue)
   }
 

@@ -50,7 +50,7 @@ extension ZoneEvaluator {
     // Every region nearer than the cut-off, then those at it by id.
     var nearby: [(distance: Double, element: Int32)] = []
     swap(&nearby, &scratchNearby)
-    nearby.removeAll(keepingCapacity: true)
+    nearby.empty()
     for neighbor in fences where neighbor.distance <= cutoff {
       nearby.append((neighbor.distance, neighbor.id))
     }
@@ -60,7 +60,7 @@ extension ZoneEvaluator {
     nearby.insertionSort { isNearer($0, than: $1) }
     for item in nearby.prefix(limit) { result.append(item.element) }
     result.insertionSort(by: <)
-    nearby.removeAll(keepingCapacity: true)
+    nearby.empty()
     swap(&nearby, &scratchNearby)
     swap(&fences, &scratchNeighbors)
     swap(&lines, &scratchGeolineNeighbors)
@@ -79,7 +79,7 @@ extension ZoneEvaluator {
     fenceIndex.nearest(
       to: position, count: fenceCount, within: radius,
       exactDistance: { fenceDistance($0, from: position) }, into: &fences, scratch: &scratch)
-    lines.removeAll(keepingCapacity: true)
+    lines.empty()
     if !geolineIndex.isEmpty {
       geolineIndex.nearest(
         to: position, count: lineCount, within: radius,

@@ -102,6 +102,10 @@ public struct ZoneEvaluator {
   /// zones of `cellCacheGeneration`.
   var cellCache: ContainmentCellCache
   var cellCacheGeneration: UInt64 = 0
+  /// The box holding every GEOLINE, valid for the zones of `geolineExtentGeneration` (see
+  /// `movementMayMeetGeolines(from:to:)`).
+  var geolineExtent: BoundingBox?
+  var geolineExtentGeneration: UInt64 = .max
 
   /// An evaluator with no zones.
   public init(configuration: Configuration = .default) {
