@@ -3,11 +3,13 @@ import FenceGeometry
 /// Which fences hold every point of a small latitude-longitude cell, and which must be tested,
 /// remembered for the cells that fixes have visited.
 ///
-/// The world is cut into cells of 1/1024 degree (about 110 m by 85 m at New York). The first
-/// fix in a cell finds the fences whose boxes meet the cell and files each as *inside* (covers
-/// the whole cell: no test needed), *test* (its boundary may cross the cell: test each fix) or
-/// drops it (covers none of the cell), see `CellRelation`. Later fixes in the cell, of any
-/// device, read those two short lists instead of searching the R-tree and testing every
+/// The world is cut into cells of 1/1024 degree (about 110 m by 85 m at New York), grouped in
+/// parents of 16 × 16 cells (1/64 degree, about 1.7 km by 1.4 km). The first fix in a parent
+/// finds the fences whose boxes meet the parent and files each as *inside* (covers the whole
+/// parent), *test* (its boundary may cross the parent) or drops it (covers none of it), see
+/// `CellRelation`. The first fix in a cell sorts only its parent's *test* fences the same way
+/// against the cell (the parent's *inside* fences cover the cell too). Later fixes in the cell,
+/// of any device, read its two short lists instead of searching the R-tree and testing every
 /// polygon whose box holds them. Real tracks revisit cells all the time (ferries, anchorages,
 /// depots, roads), so most fixes take this path; see `Docs/Decisions/0005-cell-cache.md`.
 ///
@@ -39,8 +41,8 @@ struct ContainmentCellCache {
   private var entryCount = 0
   private let mask: Int
   private let shift: UInt64
-  /// Fixes answered from a filed cell, and cells filed.
-  private(set) var hits = 0
+  /// Fixes answered from a filed cell, and cells filed (parents included).
+  var hits = 0
   private(set) var fills = 0
 
   /// A cache of up to `capacity` cells (rounded up to a power of two; 0 turns it off). Its
@@ -58,22 +60,39 @@ struct ContainmentCellCache {
   var isOn: Bool { capacity > 0 }
 
   /// The key of the cell holding a coordinate, or 0 when the cache does not serve it (within
-  /// 0.01 degree of a pole or of longitude ±180, where cells would cross the frame's edges).
+  /// 0.1 degree of a pole or of longitude ±180, where cells would reach the frame's edges).
+  ///
+  /// A key is `level << 40 | row << 20 | column`, plus 1 so that 0 means "none": level 0 for
+  /// cells of 1/``cellsPerDegree`` degree, level 1 for their parents, 16 × 16 cells each.
   @inline(__always)
   static func key(latitude: Double, longitude: Double) -> UInt64 {
-    guard abs(latitude) < 89.99, abs(longitude) < 179.99 else { return 0 }
+    guard abs(latitude) < 89.9, abs(longitude) < 179.9 else { return 0 }
     let row = UInt64((latitude + 90) * cellsPerDegree)
     let column = UInt64((longitude + 180) * cellsPerDegree)
     return (row << 20 | column) + 1
   }
 
-  /// The closed box of the cell with `key` (not 0).
+  /// Cells of a parent per side.
+  static let parentSpan: UInt64 = 16
+
+  /// The key of the parent cell holding the cell `key` (of level 0).
+  @inline(__always)
+  static func parent(of key: UInt64) -> UInt64 {
+    let row = (key - 1) >> 20
+    let column = (key - 1) & 0xF_FFFF
+    return (1 << 40 | (row / parentSpan) << 20 | column / parentSpan) + 1
+  }
+
+  /// The closed box of the cell with `key` (not 0), of either level. Exact: the edges are
+  /// multiples of a power of two, so a cell lies inside its parent.
   static func cell(_ key: UInt64) -> BoundingBox {
-    let row = Double((key - 1) >> 20)
+    let level = (key - 1) >> 40
+    let perDegree = level == 0 ? cellsPerDegree : cellsPerDegree / Double(parentSpan)
+    let row = Double(((key - 1) >> 20) & 0xF_FFFF)
     let column = Double((key - 1) & 0xF_FFFF)
     return BoundingBox(
-      south: row / cellsPerDegree - 90, west: column / cellsPerDegree - 180,
-      north: (row + 1) / cellsPerDegree - 90, east: (column + 1) / cellsPerDegree - 180)
+      south: row / perDegree - 90, west: column / perDegree - 180,
+      north: (row + 1) / perDegree - 90, east: (column + 1) / perDegree - 180)
   }
 
   /// The entry filed under `key`, if any.
@@ -84,10 +103,7 @@ struct ContainmentCellCache {
     return entries.withUnsafeBufferPointer { entries in
       while true {
         let entry = entries[i]
-        if entry.key == key {
-          hits += 1
-          return entry
-        }
+        if entry.key == key { return entry }
         if entry.key == 0 { return nil }
         i = (i + 1) & mask
       }

@@ -2,9 +2,10 @@ import FenceGeometry
 import FenceIndex
 
 extension ZoneEvaluator {
-  /// The filed fence lists of the cell holding a coordinate: from the cache, or made now and
-  /// filed. `nil` when the cache is off, does not serve the coordinate (near a pole or
-  /// longitude ±180) or cannot hold the cell's lists; the caller then searches the index.
+  /// The filed fence lists of the cell holding a coordinate: from the cache, or made now (from
+  /// its parent's lists) and filed. `nil` when the cache is off, does not serve the coordinate
+  /// (near a pole or longitude ±180) or cannot hold the cell's lists; the caller then searches
+  /// the index.
   @inline(__always)
   mutating func cellEntry(latitude: Double, longitude: Double) -> ContainmentCellCache.Entry? {
     guard cellCache.isOn else { return nil }
@@ -14,17 +15,40 @@ extension ZoneEvaluator {
       cellCache.removeAll()
       cellCacheGeneration = zoneGeneration
     }
-    if let entry = cellCache.lookup(key) { return entry }
+    if let entry = cellCache.lookup(key) {
+      cellCache.hits += 1
+      return entry
+    }
     return fileCell(key)
   }
 
-  /// Sorts the fences whose boxes meet the cell `key` and files the cell.
+  /// Sorts the fences of the cell `key` by their relation to it and files the cell: the
+  /// parent's inside fences as they are, its test fences each against the cell. Without a
+  /// parent entry (its lists too long for the pool), every fence whose box meets the cell.
   mutating func fileCell(_ key: UInt64) -> ContainmentCellCache.Entry? {
     var inside: [Int32] = []
     var test: [Int32] = []
     swap(&inside, &scratchCellInside)
     swap(&test, &scratchCellTest)
-    classifyFences(in: ContainmentCellCache.cell(key), inside: &inside, test: &test)
+    let cell = ContainmentCellCache.cell(key)
+    let parentKey = ContainmentCellCache.parent(of: key)
+    if let parent = cellCache.lookup(parentKey) ?? fileParent(parentKey) {
+      // Read out before filing the cell, which may empty the cache.
+      let start = Int(parent.start)
+      let testStart = start + Int(parent.insideCount)
+      for k in start..<testStart { inside.append(cellCache.pool[k]) }
+      let frame = Cell(cell)
+      for k in testStart..<(testStart + Int(parent.testCount)) {
+        let slot = cellCache.pool[k]
+        switch relation(ofFence: slot, to: frame) {
+        case .inside: inside.append(slot)
+        case .mixed: test.append(slot)
+        case .outside: break
+        }
+      }
+    } else {
+      classifyFences(in: cell, inside: &inside, test: &test)
+    }
     let entry = cellCache.file(key, inside: inside, test: test)
     inside.empty()
     test.empty()
@@ -33,24 +57,43 @@ extension ZoneEvaluator {
     return entry
   }
 
+  /// Files the parent cell `key` from an index search.
+  mutating func fileParent(_ key: UInt64) -> ContainmentCellCache.Entry? {
+    var inside: [Int32] = []
+    var test: [Int32] = []
+    swap(&inside, &scratchParentInside)
+    swap(&test, &scratchParentTest)
+    classifyFences(in: ContainmentCellCache.cell(key), inside: &inside, test: &test)
+    let entry = cellCache.file(key, inside: inside, test: test)
+    inside.empty()
+    test.empty()
+    swap(&inside, &scratchParentInside)
+    swap(&test, &scratchParentTest)
+    return entry
+  }
+
+  /// How the fence in `slot` relates to a cell.
+  @inline(__always)
+  func relation(ofFence slot: Int32, to cell: Cell) -> CellRelation {
+    let core = elementCores[Int(slot)]
+    switch core.kind {
+    case .circle:
+      return Circle.cellRelation(
+        centerECEF: core.center, chordSquaredLimit: core.chordSquaredLimit, cell: cell)
+    case .polygon:
+      return polygonFences[Int(slot)]?.shape.relation(toCell: cell.box) ?? .outside
+    case .geoline, .vacant:
+      return .outside
+    }
+  }
+
   /// Appends the fences that cover every point of `cell` to `inside` and those that may cover
   /// part of it to `test` (see `CellRelation`). Not mutating, so that the search's closure
   /// borrows the evaluator.
   func classifyFences(in cell: BoundingBox, inside: inout [Int32], test: inout [Int32]) {
     let frame = Cell(cell)
     fenceIndex.search(intersecting: cell) { slot in
-      let core = elementCores[Int(slot)]
-      let relation: CellRelation
-      switch core.kind {
-      case .circle:
-        relation = Circle.cellRelation(
-          centerECEF: core.center, chordSquaredLimit: core.chordSquaredLimit, cell: frame)
-      case .polygon:
-        relation = polygonFences[Int(slot)]?.shape.relation(toCell: cell) ?? .outside
-      case .geoline, .vacant:
-        relation = .outside
-      }
-      switch relation {
+      switch relation(ofFence: slot, to: frame) {
       case .inside: inside.append(slot)
       case .mixed: test.append(slot)
       case .outside: break
@@ -58,7 +101,8 @@ extension ZoneEvaluator {
     }
   }
 
-  /// Cells answered from the cache, and cells filed (both since the evaluator was made).
+  /// Fixes answered from a filed cell, and cells filed, parents included (both since the
+  /// evaluator was made).
   public var cellCacheStatistics: (hits: Int, fills: Int) {
     (cellCache.hits, cellCache.fills)
   }

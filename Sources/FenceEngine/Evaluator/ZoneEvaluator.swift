@@ -97,6 +97,8 @@ public struct ZoneEvaluator {
   var nearestScratch = RTree.NearestScratch()
   var scratchCellInside: [Int32] = []
   var scratchCellTest: [Int32] = []
+  var scratchParentInside: [Int32] = []
+  var scratchParentTest: [Int32] = []
 
   /// Fence answers per visited cell (see ``Configuration/cellCacheCapacity``), valid for the
   /// zones of `cellCacheGeneration`.
