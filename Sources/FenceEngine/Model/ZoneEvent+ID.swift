@@ -88,13 +88,31 @@ struct FNV1a64 {
   var hexDigits: String {
     // One allocation: 16 bytes do not fit a small string.
     String(unsafeUninitializedCapacity: 16) { buffer in
-      var bits = value
-      for index in stride(from: 15, through: 0, by: -1) {
-        let nibble = UInt8(truncatingIfNeeded: bits) & 0xF
-        buffer[index] = nibble &+ (nibble < 10 ? 0x30 : 0x57)
-        bits >>= 4
-      }
+      let bytes = UnsafeMutableRawBufferPointer(buffer)
+      bytes.storeBytes(
+        of: Self.hexDigits(UInt32(truncatingIfNeeded: value >> 32)).littleEndian, toByteOffset: 0,
+        as: UInt64.self)
+      bytes.storeBytes(
+        of: Self.hexDigits(UInt32(truncatingIfNeeded: value)).littleEndian, toByteOffset: 8,
+        as: UInt64.self)
       return 16
     }
+  }
+
+  /// The 8 lowercase hex digits of `word` as ASCII bytes, the most significant digit in the
+  /// lowest byte (so that storing the result little-endian writes the digits in reading order).
+  ///
+  /// Eight lanes at once: the nibbles are spread one per byte, then each byte gets `0` (0x30)
+  /// added, plus 39 more (to reach `a` = 0x61) where the nibble is 10 or more.
+  @inline(__always)
+  static func hexDigits(_ word: UInt32) -> UInt64 {
+    var lanes = UInt64(word)
+    lanes = (lanes | lanes << 16) & 0x0000_FFFF_0000_FFFF
+    lanes = (lanes | lanes << 8) & 0x00FF_00FF_00FF_00FF
+    lanes = (lanes | lanes << 4) & 0x0F0F_0F0F_0F0F_0F0F
+    // Nibble k is in byte k; the first digit is the most significant nibble.
+    lanes = lanes.byteSwapped
+    let isLetter = ((lanes &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+    return lanes &+ 0x3030_3030_3030_3030 &+ isLetter &* 39
   }
 }
