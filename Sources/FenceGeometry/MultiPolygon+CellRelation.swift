@@ -35,12 +35,17 @@ extension MultiPolygon {
     {
       return .outside
     }
-    for polygon in polygons {
-      let index = polygon.index
+    // By index, so that no part is copied (each copy retains three buffers).
+    for part in polygons.indices {
+      let index = polygons[part].index
       if index.isUnwrapped { return .mixed }
+      if cell.west - margin > index.maxX || cell.east + margin < index.minX
+        || cell.south - margin > index.maxY || cell.north + margin < index.minY
+      {
+        continue
+      }
       if index.meetsBox(
-        minX: cell.west, minY: cell.south, maxX: cell.east, maxY: cell.north,
-        margin: margin)
+        minX: cell.west, minY: cell.south, maxX: cell.east, maxY: cell.north, margin: margin)
       {
         return .mixed
       }

@@ -46,7 +46,7 @@ struct ContainmentCellCache {
   private(set) var fills = 0
 
   /// A cache of up to `capacity` cells (rounded up to a power of two; 0 turns it off). Its
-  /// memory (about 56 bytes per cell) is allocated when the first cell is filed.
+  /// memory (112 bytes per cell) is allocated when the first cell is filed.
   init(capacity: Int) {
     var tableSize = 2
     while tableSize < 2 * capacity { tableSize <<= 1 }

@@ -30,7 +30,7 @@ extension ZoneEvaluator {
     /// for the cells fixes have visited (default 65,536; 0 turns the cache off). The first fix
     /// in a cell sorts the fences whose boxes meet it into those covering the whole cell, those
     /// to test fix by fix and those covering none of it; later fixes in that cell, of any
-    /// device, skip the index search and most polygon tests. The cache takes about 56 bytes per
+    /// device, skip the index search and most polygon tests. The cache takes 112 bytes per
     /// cell once the first cell is filed, is emptied when full or when a zone changes, and
     /// never changes an answer. Used with the ``PredicateBackend/native`` backend only (with
     /// GEOS every polygon test goes to GEOS).
