@@ -594,11 +594,14 @@ extension ZoneEvaluator {
 
   /// Drops records that hold neither a stay nor an open MRT window.
   func pruneRecords(_ records: inout [ZoneRecord], at time: Timestamp) {
-    records.removeAll { record in
+    func isDone(_ record: ZoneRecord) -> Bool {
       record.presence == .outside
         && !isSuppressed(
           record, at: time, minimumRetriggerTime: zoneCores[Int(record.zone)].minimumRetriggerTime)
     }
+    // Most fixes drop nothing: look before the generic removal.
+    guard records.contains(where: isDone) else { return }
+    records.removeAll(where: isDone)
   }
 
   /// Sorts zone slots by zone id.
