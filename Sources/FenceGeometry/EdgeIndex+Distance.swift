@@ -32,6 +32,8 @@ extension EdgeIndex {
     let levels = tree.levelCount
     guard levels > 0 else { return .infinity }
     let plane = bound.plane
+    // With a small limit, boxes beyond it are turned away by comparisons alone.
+    let window = DegreeWindow(plane, limit: limit)
     let usePlaneFilter = bound.usePlane
     let degrees = Double.pi / 180
     let tangent = usePlaneFilter ? abs(plane.sinLatitude / plane.cosLatitude) : 0
@@ -72,8 +74,12 @@ extension EdgeIndex {
               // upper bounds; `found` the smallest exact distance.
               var best = limit
               var found = Double.infinity
-              stack[0] = PendingNode(
-                node: Int32(starts[levels - 1]), level: Int32(levels - 1), bound: 0)
+              // The root's own bound first: a polygon wholly beyond the limit costs one bound.
+              let root = starts[levels - 1]
+              if window.excludes(node: root, of: nodes) { return found }
+              let rootBound = bound.metres(node: root, of: nodes)
+              if rootBound > best { return found }
+              stack[0] = PendingNode(node: Int32(root), level: Int32(levels - 1), bound: rootBound)
               var depth = 1
               while depth > 0 {
                 depth -= 1
@@ -112,6 +118,7 @@ extension EdgeIndex {
                 let endChild = min(starts[level], firstChild + fanOut)
                 let base = depth
                 for child in firstChild..<endChild {
+                  if window.excludes(node: child, of: nodes) { continue }
                   let childBound = bound.metres(node: child, of: nodes)
                   if childBound > best { continue }
                   var j = depth
@@ -130,6 +137,59 @@ extension EdgeIndex {
         }
       }
     }
+  }
+}
+
+/// A (longitude, latitude) window around a position that holds every point nearer than a
+/// limit of at most a few kilometres: a box outside it lies farther than the limit, which four
+/// comparisons tell where a ``BoxDistanceBound`` takes a few dozen operations.
+///
+/// A path of length `D` changes latitude by at most `D / M_min` (the meridional radius is at
+/// least 6,335,439 m, 110,574 m a degree) and longitude by at most `D / (a cos φ_far)`, where
+/// `φ_far` is the latitude of the window farthest from the equator (the prime vertical radius
+/// is at least `a`); both get a 1 % margin, far above the error of the measured distances at
+/// these ranges. Unbounded (every box inside) when the limit is not small or the window comes
+/// within a degree of a pole.
+struct DegreeWindow {
+  let x: Double
+  let y: Double
+  let latitudeDegrees: Double
+  let longitudeDegrees: Double
+  /// Whether the window can reject anything.
+  let isBounded: Bool
+
+  init(_ plane: LocalPlane, limit: Double) {
+    x = plane.longitude
+    y = plane.latitude
+    latitudeDegrees = limit * 1.01 / 110_574
+    // cos(|φ| + δ) ≥ cos φ (1 − δ²/2) − sin |φ| δ.
+    let delta = latitudeDegrees * (.pi / 180)
+    let cosFar = plane.cosLatitude * (1 - delta * delta / 2) - abs(plane.sinLatitude) * delta
+    isBounded = limit < 20_000 && abs(y) + latitudeDegrees < 89 && cosFar > 0.01
+    longitudeDegrees =
+      isBounded ? limit * 1.01 / (WGS84.semiMajorAxis * (.pi / 180) * cosFar) : .infinity
+  }
+
+  /// Whether the box `minX ... maxX` by `minY ... maxY` (frame degrees, longitudes in
+  /// [-180, 360]) lies wholly outside the window.
+  @inline(__always)
+  func excludes(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Bool {
+    guard isBounded else { return false }
+    if minY - y > latitudeDegrees || y - maxY > latitudeDegrees { return true }
+    if minX - x <= longitudeDegrees && x - maxX <= longitudeDegrees { return false }
+    // The box may lie one turn away in the frame.
+    let east = x + 360
+    let west = x - 360
+    let nearEast = minX - east <= longitudeDegrees && east - maxX <= longitudeDegrees
+    let nearWest = minX - west <= longitudeDegrees && west - maxX <= longitudeDegrees
+    return !nearEast && !nearWest
+  }
+
+  /// Whether node `node` of a ``ChunkTree``'s flat node array lies wholly outside the window.
+  @inline(__always)
+  func excludes(node: Int, of nodes: UnsafeBufferPointer<Double>) -> Bool {
+    let n = ChunkTree.stride * node
+    return excludes(minX: nodes[n], minY: nodes[n + 1], maxX: nodes[n + 2], maxY: nodes[n + 3])
   }
 }
 
@@ -166,6 +226,19 @@ extension Polygon {
   }
 }
 
+/// A position prepared for boundary-distance searches from it: its ``BoxDistanceBound`` (the
+/// local plane's sine and cosine of latitude and radii of curvature) made once, for a caller
+/// that measures several shapes from one position.
+package struct DistanceProbe {
+  package let position: Position
+  let bound: BoxDistanceBound
+
+  package init(_ position: Position) {
+    self.position = position
+    bound = BoxDistanceBound(position)
+  }
+}
+
 extension MultiPolygon {
   /// Metres from a position to the multipolygon: 0 inside, else the distance to its boundary.
   public func distance(from p: Position) -> Double {
@@ -179,7 +252,7 @@ extension MultiPolygon {
   /// distance so far as its limit.
   public func distanceToBoundary(from p: Position) -> Double {
     if polygons.count == 1 { return polygons[0].index.distance(from: p) }
-    return nearestPartsDistance(from: p, below: .infinity)
+    return nearestPartsDistance(from: DistanceProbe(p), below: .infinity)
   }
 
   /// Metres from a position to the nearest boundary edge of any part when that is less than
@@ -188,20 +261,30 @@ extension MultiPolygon {
   /// As the uncapped search, with `limit` as the first bound: parts whose boxes lie farther
   /// are not searched, and within a part only the chunks that come within the bound are.
   public func distanceToBoundary(from p: Position, within limit: Double) -> Double {
+    distanceToBoundary(from: DistanceProbe(p), within: limit)
+  }
+
+  /// ``distanceToBoundary(from:within:)`` from a prepared position.
+  package func distanceToBoundary(from probe: DistanceProbe, within limit: Double) -> Double {
     if polygons.count == 1 {
-      return min(limit, polygons[0].index.distance(from: p, below: limit))
+      return min(
+        limit, polygons[0].index.distance(from: probe.position, below: limit, bound: probe.bound))
     }
-    return min(limit, nearestPartsDistance(from: p, below: limit))
+    return min(limit, nearestPartsDistance(from: probe, below: limit))
   }
 
   /// The search of the parts behind ``distanceToBoundary(from:)``: the nearest edge of any
   /// part, or a value of at least `limit` when none is nearer. One ``BoxDistanceBound`` (one
   /// local plane) serves every part.
-  private func nearestPartsDistance(from p: Position, below limit: Double) -> Double {
-    let bound = BoxDistanceBound(p)
+  private func nearestPartsDistance(from probe: DistanceProbe, below limit: Double) -> Double {
+    let bound = probe.bound
+    let p = probe.position
+    let window = DegreeWindow(bound.plane, limit: limit)
     func lowerBound(_ index: EdgeIndex) -> Double {
       guard let end = index.tree.levelStarts.last, end > 0 else { return .infinity }
-      return index.tree.nodes.withUnsafeBufferPointer { bound.metres(node: end - 1, of: $0) }
+      return index.tree.nodes.withUnsafeBufferPointer { nodes in
+        window.excludes(node: end - 1, of: nodes) ? .infinity : bound.metres(node: end - 1, of: nodes)
+      }
     }
     var nearest = -1
     var nearestBound = Double.infinity

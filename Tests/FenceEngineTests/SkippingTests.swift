@@ -99,4 +99,39 @@ import Testing
     try evaluator.add(circleZone("near", north: 2, radius: 10))
     #expect(run(&evaluator, [fix(2, north: 2)]) == ["2 checkIn a near/near-fence"])
   }
+
+  /// The safe radius grows with the pace: 250 m for a device's first fix (no pace yet), then
+  /// 32 fixes at the pace (here 40 m a fix: about 1,281 m, under the 2,000 m ceiling).
+  @Test func aFasterDeviceGetsALargerSafeRadius() throws {
+    var evaluator = try ZoneEvaluator(
+      configuration: .init(skipsUnchangedFixes: true), zones: [circleZone("far", north: 5000)])
+    let fixes = (0..<38).map { fix(Double($0), north: 40 * Double($0)) }
+    #expect(run(&evaluator, fixes) == [])
+    // Full evaluations at 0 m and at 280 m (the first fix beyond 250 m); from there the
+    // radius holds the next 30 fixes (1,200 m).
+    #expect(evaluator.skippedFixCount == 36)
+  }
+
+  /// Inside a polygon far larger than the safe radius, the boundary is measured only up to the
+  /// ceiling, and the polygon holding the fix is not measured twice: the device skips as in
+  /// open country, and gets exactly the events of a full evaluation.
+  @Test func aDeviceDeepInsideALargePolygonSkips() throws {
+    let square = [
+      at(north: -10_000, east: -10_000), at(north: -10_000, east: 10_000),
+      at(north: 10_000, east: 10_000), at(north: 10_000, east: -10_000),
+      at(north: -10_000, east: -10_000),
+    ]
+    let zones = [
+      Zone(
+        id: "big",
+        fences: [Fence(id: "big-area", area: .polygon(MultiPolygon(try Polygon(exterior: square))))])
+    ]
+    let fixes = (0..<30).map { fix(Double($0), north: 10 * Double($0)) }
+    let full = try Self.replay(zones, fixes, skipping: false)
+    let skipped = try Self.replay(zones, fixes, skipping: true)
+    #expect(skipped.events == full.events)
+    #expect(full.events.map(\.kind) == [.checkIn])
+    // Full evaluations at 0 m (radius 250 m) and at 250 m (pace 10 m: radius 320 m).
+    #expect(skipped.skipped == 28)
+  }
 }

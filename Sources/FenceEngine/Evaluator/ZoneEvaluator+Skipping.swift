@@ -15,27 +15,48 @@ import FenceIndex
 extension ZoneEvaluator {
   /// Handles an accepted fix that cannot enter, leave or cross anything: only timers and
   /// bookkeeping.
+  ///
+  /// A device with a safe radius has no dwell waiting on a pending exit (``noteSafeRadius``
+  /// notes none while an exit is pending, and only the device's own full evaluations start
+  /// one), so only the queue's head can make a dwell due here.
   mutating func skip(
     _ fix: LocationFix, _ coordinate: Coordinate, device d: Int, into events: inout [ZoneEvent]
   ) {
     let t = fix.time
     skippedFixCount += 1
-    fireDueDwells(upTo: t, current: d, fix: fix, into: &events)
+    if let next = dwellQueue.nextDeadline, next <= t {
+      fireDueDwells(upTo: t, current: d, fix: fix, into: &events)
+    }
     recordLastFix(fix, coordinate, device: d)
   }
 
   /// Metres per degree of latitude or longitude never exceed this: the largest radius of
-  /// curvature of the WGS84 ellipsoid (at the poles, a / sqrt(1 - e²)), in metres per degree,
-  /// rounded up.
-  static let metresPerDegreeBound =
-    WGS84.semiMajorAxis / (1 - WGS84.eccentricitySquared).squareRoot() * .pi / 180 * (1 + 1e-9)
+  /// curvature of the WGS84 ellipsoid (at the poles, a / sqrt(1 - e²) = 6,399,593.6 m) times
+  /// π/180 is 111,693.98 m a degree, rounded up here (a literal: no lazy initialisation on the
+  /// skip path).
+  static let metresPerDegreeBound = 111_694.0
 
-  /// The largest safe radius noted, in metres: fence boundaries are measured up to this far.
-  static let largestSafeRadius = safeRadiusLimit
+  /// The largest safe radius noted, in metres, for the fastest devices (see
+  /// ``safeRadiusLimit(pace:)``): fence boundaries are measured up to this far. Distances,
+  /// reach boxes and the chord-for-arc margin all stay exact to well under a millimetre at this
+  /// range.
+  static let largestSafeRadius = 2_000.0
 
-  /// Degrees of latitude, more than ``safeRadiusLimit`` metres anywhere (at least 110,574 m a
-  /// degree): a fix farther in latitude from the safe centre is never skipped in degrees.
-  static let safeLatitudeBand = 0.003
+  /// How many fixes at its pace a device's safe radius aims to hold.
+  static let safeRadiusFixes = 32.0
+
+  /// The safe radius searched for around a device moving `pace` metres per fix:
+  /// ``safeRadiusLimit`` (250 m) for a device at rest or walking, growing with the pace so
+  /// that a faster device also gets about ``safeRadiusFixes`` fixes from one full evaluation,
+  /// up to ``largestSafeRadius``.
+  ///
+  /// *Choice*: the search is a box search whose cost grows with the box, and where fences are
+  /// dense the nearest boundary is near anyway; a device that moves little already skips for
+  /// long within 250 m.
+  @inline(__always)
+  static func safeRadiusLimit(pace: Double) -> Double {
+    min(largestSafeRadius, max(safeRadiusLimit, pace * safeRadiusFixes))
+  }
 
   /// Whether a fix at `coordinate` provably lies inside the device's safe radius (with a 0.5 m
   /// margin), judged in degrees without trigonometry.
@@ -82,36 +103,64 @@ extension ZoneEvaluator {
   ///
   /// `insideBoundary` is the distance to the boundary of the nearest fence holding the position
   /// (from
-  /// ``markInside(at:position:records:filter:current:previous:measuringBoundary:)``); the nearest
-  /// other fence and the nearest GEOLINE within what is left come from box searches. A
-  /// radius no larger than 0.5 m plus `movement` (metres from the previous fix) would not let
-  /// a device at that pace skip its next fix, so it is not worth searching for: it is noted
-  /// as 0. `movement` is measured only when the rest leaves a radius above 0.5 m.
+  /// ``markInside(at:position:records:filter:current:previous:measuringBoundary:)``, measured up
+  /// to ``largestSafeRadius``); the nearest other fence and the nearest GEOLINE within what is
+  /// left come from box searches, up to ``safeRadiusLimit(pace:)``. The device's *pace* is the
+  /// distance from its previous fix, in a local plane (a heuristic: it only sizes the search,
+  /// and it depends only on state a snapshot keeps). A radius no larger than 0.5 m plus the
+  /// pace would not let the device skip its next fix, so it is not worth searching for: it is
+  /// noted as 0. No trigonometry here: the sine and cosine of the latitude come from the ECEF
+  /// vector.
   mutating func noteSafeRadius(
     around position: Position, device d: Int, insideBoundary: Double, isFirst: Bool
   ) {
-    var safe = min(Self.safeRadiusLimit, insideBoundary)
-    for r in devices[d].records.indices where devices[d].records[r].presence != .outside {
-      if devices[d].records[r].exitCount > 0 || devices[d].records[r].fenceNow < 0 { safe = 0 }
+    // On the ellipsoid, (x, y, z) = (N cos φ cos λ, N cos φ sin λ, N (1 − e²) sin φ).
+    let ecef = position.ecef
+    let northward = abs(ecef.z) / (1 - WGS84.eccentricitySquared)
+    let equatorward = (ecef.x * ecef.x + ecef.y * ecef.y).squareRoot()
+    let n = (northward * northward + equatorward * equatorward).squareRoot()
+    let cosLatitude = n > 0 ? equatorward / n : 1
+    let sinLatitude = n > 0 ? northward / n : 0
+
+    var pace = 0.0
+    if !isFirst {
+      let last = devices[d].lastCoordinate
+      let north = (position.latitude - last.latitude) * 111_132
+      var degrees = abs(position.longitude - last.longitude)
+      if degrees > 180 { degrees = 360 - degrees }
+      let east = degrees * 111_320 * cosLatitude
+      pace = (north * north + east * east).squareRoot()
     }
-    var useful = 0.5
-    if safe > useful, !isFirst {
-      useful += ECEFPosition(devices[d].lastCoordinate).chord(to: position.ecef)
+    var safe = min(Self.safeRadiusLimit(pace: pace), insideBoundary)
+    for record in devices[d].records {
+      // A stay that holds only through hysteresis (no fence holds the position), an exit
+      // pending, or a dwell waiting on one.
+      if record.presence != .outside, record.fenceNow < 0 { safe = 0 }
+      if record.exitCount > 0 || record.dwell == .waiting { safe = 0 }
     }
+    let useful = 0.5 + pace
     if safe <= useful { safe = 0 }
     if safe > 0 {
-      safe = nearestBoundary(to: position, within: safe, records: devices[d].records)
+      safe = Self.nearestBoundary(
+        to: position, within: safe, records: devices[d].records, fenceIndex: fenceIndex,
+        geolineIndex: geolineIndex, cores: elementCores, polygons: polygonFences,
+        elements: elements)
       if safe <= useful { safe = 0 }
     }
-    devices[d].safeCenter = position.ecef
-    devices[d].safeRadius = safe
-    devices[d].safeGeneration = zoneGeneration
-    devices[d].safeLatitude = position.latitude
-    devices[d].safeLongitude = position.longitude
-    // The largest cosine of latitude within the band around the centre.
-    let nearestToEquator = max(0, abs(position.latitude) - Self.safeLatitudeBand)
-    devices[d].safeMetresPerDegreeLongitude =
-      Self.metresPerDegreeBound * cos(nearestToEquator * .pi / 180) * (1 + 1e-9)
+    // A fix that passes the test in degrees lies less than `band` radians of latitude from the
+    // centre, where the cosine of latitude is at most cos φ + sin |φ| · band (the tangent line
+    // bounds the concave cosine from above).
+    let band = safe / 110_000 * (.pi / 180)
+    let metresPerDegreeLongitude =
+      Self.metresPerDegreeBound * min(1, cosLatitude + sinLatitude * band) * (1 + 1e-9)
+    devices.withUnsafeMutableBufferPointer { devices in
+      devices[d].safeCenter = ecef
+      devices[d].safeRadius = safe
+      devices[d].safeGeneration = zoneGeneration
+      devices[d].safeLatitude = position.latitude
+      devices[d].safeLongitude = position.longitude
+      devices[d].safeMetresPerDegreeLongitude = metresPerDegreeLongitude
+    }
   }
 
   /// The distance to the nearest fence boundary or GEOLINE when within `radius` metres, else
@@ -119,35 +168,47 @@ extension ZoneEvaluator {
   /// fences holding `position` that the caller measured) are left out.
   ///
   /// One box search per index over the box that holds the disc of `radius`
-  /// (``BoundingBox/reach(around:metres:)``), measuring each element it reports with the best
-  /// distance so far as the cap (``fenceDistanceToBoundary(_:from:within:cores:polygons:)``):
+  /// (``BoundingBox/reach(around:metres:)``), measuring each element it reports to its
+  /// boundary with the best distance so far as the cap (one ``DistanceProbe`` for all):
   /// within a radius of at most ``largestSafeRadius`` that is few elements, and box
   /// comparisons cost far less than a best-first search's spherical bounds and queue. Every
   /// reported fence is measured to its boundary whether or not it holds the position, so no
-  /// containment test is needed. Not mutating, so that the closures borrow the evaluator
-  /// instead of copying it.
-  func nearestBoundary(
-    to position: Position, within radius: Double, records: [ZoneRecord]
+  /// containment test is needed.
+  ///
+  /// Static, on the tables it reads: a method of the evaluator called from a mutating one
+  /// would copy the whole evaluator (every array retained and released) at each call.
+  static func nearestBoundary(
+    to position: Position, within radius: Double, records: [ZoneRecord], fenceIndex: RTree,
+    geolineIndex: RTree, cores: [ElementCore], polygons: [PolygonFence?], elements: [Element?]
   ) -> Double {
     var safe = radius
     let reach = BoundingBox.reach(around: position.coordinate, metres: radius)
-    let cores = elementCores
-    let polygons = polygonFences
+    // Made on the first polygon, and shared by every polygon measured.
+    var probe: DistanceProbe?
     fenceIndex.search(intersecting: reach) { slot in
       guard safe > 0 else { return }
-      if cores[Int(slot)].kind == .polygon {
-        // A polygon measured by the caller: its full search would only repeat that one.
-        let (r, found) = records.recordIndex(of: cores[Int(slot)].zone)
+      let core = cores[Int(slot)]
+      switch core.kind {
+      case .circle:
+        safe = min(safe, abs(core.circleDistanceFromCenter(position.ecef) - core.radius))
+      case .polygon:
+        // A polygon measured by the caller: its search would only repeat that one.
+        let (r, found) = records.recordIndex(of: core.zone)
         if found, records[r].fenceNow == slot { return }
+        guard let polygon = polygons[Int(slot)] else { return }
+        let prepared = probe ?? DistanceProbe(position)
+        probe = prepared
+        safe = polygon.shape.distanceToBoundary(from: prepared, within: safe)
+      case .geoline, .vacant: return
       }
-      safe = Self.fenceDistanceToBoundary(
-        slot, from: position, within: safe, cores: cores, polygons: polygons)
     }
     if safe > 0, !geolineIndex.isEmpty {
       let reach = BoundingBox.reach(around: position.coordinate, metres: safe)
       geolineIndex.search(intersecting: reach) { slot in
-        guard safe > 0 else { return }
-        safe = min(safe, geolineDistance(slot, from: position))
+        guard safe > 0,
+          case .geoline(let line, _)? = elements[Int(slot)]?.shape
+        else { return }
+        safe = min(safe, line.distance(from: position))
       }
     }
     return safe
@@ -155,6 +216,8 @@ extension ZoneEvaluator {
 
   /// Metres from a position to the fence's boundary when less than ``largestSafeRadius``, else
   /// that limit (no safe radius can use more): `Area.distanceToBoundary(from:within:)`.
+  /// Inlined, so that a mutating caller does not copy the evaluator to call it.
+  @inline(__always)
   func fenceDistanceToBoundary(_ slot: Int32, from position: Position) -> Double {
     Self.fenceDistanceToBoundary(
       slot, from: position, within: Self.largestSafeRadius, cores: elementCores,
