@@ -167,7 +167,8 @@ extension ZoneEvaluator {
     }
     event.speed = fix.speed
     event.course = fix.course
-    events.append(event.withDeterministicID())
+    event.assignDeterministicID()
+    events.append(consume event)
   }
 
   /// Step 2: counts fixes outside for stays, and checks out those whose exit is confirmed,
@@ -215,7 +216,8 @@ extension ZoneEvaluator {
       event.course = record.exitCourse
       event.checkInTime = record.checkInTime
       event.durationSeconds = record.exitTime.seconds(since: record.checkInTime)
-      events.append(event.withDeterministicID())
+      event.assignDeterministicID()
+      events.append(consume event)
       records[r].windowStart = record.exitTime
       records[r].endStay()
     }
@@ -251,7 +253,8 @@ extension ZoneEvaluator {
       event.speed = fix.speed
       event.course = fix.course
       event.willCheckOut = false
-      events.append(event.withDeterministicID())
+      event.assignDeterministicID()
+      events.append(consume event)
     }
   }
 
@@ -271,7 +274,8 @@ extension ZoneEvaluator {
     for zoneSlot in zones {
       let r = records.recordIndex(of: zoneSlot).index
       let core = zoneCores[Int(zoneSlot)]
-      let isInitial = isFirst || (zoneSlots[Int(zoneSlot)]?.addedSequence ?? 0) > lastSequence
+      let addedSequence = zoneSlots.withUnsafeBufferPointer { $0[Int(zoneSlot)]?.addedSequence }
+      let isInitial = isFirst || (addedSequence ?? 0) > lastSequence
       if (isInitial && !core.initialTrigger)
         || isSuppressed(records[r], at: t, minimumRetriggerTime: core.minimumRetriggerTime)
       {
@@ -296,7 +300,8 @@ extension ZoneEvaluator {
       event.speed = fix.speed
       event.course = fix.course
       event.willCheckOut = core.checkOut
-      events.append(event.withDeterministicID())
+      event.assignDeterministicID()
+      events.append(consume event)
     }
   }
 
@@ -568,7 +573,8 @@ extension ZoneEvaluator {
         event.speed = devices[device].lastSpeed
         event.course = devices[device].lastCourse
       }
-      events.append(event.withDeterministicID())
+      event.assignDeterministicID()
+      events.append(consume event)
       devices[device].records[r].dwell = .fired
     }
     due.empty()
@@ -615,9 +621,12 @@ extension ZoneEvaluator {
     _ kind: ZoneEvent.Kind, time: Timestamp, device d: Int, zone: Int32, fence: String
   ) -> ZoneEvent {
     var event = ZoneEvent(kind: kind, time: time, device: devices[d].name)
-    event.zone = zoneSlots[Int(zone)]?.zone.id
+    // Read in place: a plain subscript copies the whole compiled zone to read one field.
+    zoneSlots.withUnsafeBufferPointer { slots in
+      event.zone = slots[Int(zone)]?.zone.id
+      event.customData = slots[Int(zone)]?.zone.customData
+    }
     event.fence = fence
-    event.customData = zoneSlots[Int(zone)]?.zone.customData
     return event
   }
 }

@@ -392,10 +392,10 @@ extension ZoneEvaluator {
   // MARK: - Lookups
 
   func zoneID(at slot: Int32) -> String {
-    zoneSlots[Int(slot)]?.zone.id ?? ""
+    zoneSlots.withUnsafeBufferPointer { $0[Int(slot)]?.zone.id } ?? ""
   }
 
   func elementID(at slot: Int32) -> String {
-    elements[Int(slot)]?.id ?? ""
+    elements.withUnsafeBufferPointer { $0[Int(slot)]?.id } ?? ""
   }
 }
