@@ -594,20 +594,24 @@ extension ZoneEvaluator {
   func isSuppressed(_ record: ZoneRecord, at time: Timestamp, minimumRetriggerTime: Double)
     -> Bool
   {
-    guard minimumRetriggerTime > 0, let start = record.windowStart else { return false }
-    return time < start.adding(seconds: minimumRetriggerTime)
+    record.isSuppressed(at: time, minimumRetriggerTime: minimumRetriggerTime)
   }
 
   /// Drops records that hold neither a stay nor an open MRT window.
+  ///
+  /// Reads the zone table through a buffer pointer and captures nothing else of the evaluator:
+  /// a closure capturing `self` here made the compiler copy the evaluator on every fix.
   func pruneRecords(_ records: inout [ZoneRecord], at time: Timestamp) {
-    func isDone(_ record: ZoneRecord) -> Bool {
-      record.presence == .outside
-        && !isSuppressed(
-          record, at: time, minimumRetriggerTime: zoneCores[Int(record.zone)].minimumRetriggerTime)
+    zoneCores.withUnsafeBufferPointer { cores in
+      func isDone(_ record: ZoneRecord) -> Bool {
+        record.presence == .outside
+          && !record.isSuppressed(
+            at: time, minimumRetriggerTime: cores[Int(record.zone)].minimumRetriggerTime)
+      }
+      // Most fixes drop nothing: look before the generic removal.
+      guard records.contains(where: isDone) else { return }
+      records.removeAll(where: isDone)
     }
-    // Most fixes drop nothing: look before the generic removal.
-    guard records.contains(where: isDone) else { return }
-    records.removeAll(where: isDone)
   }
 
   /// Sorts zone slots by zone id.
@@ -632,6 +636,13 @@ extension ZoneEvaluator {
 }
 
 extension ZoneRecord {
+  /// Whether a check-in at `time` falls inside this record's MRT window.
+  @inline(__always)
+  func isSuppressed(at time: Timestamp, minimumRetriggerTime: Double) -> Bool {
+    guard minimumRetriggerTime > 0, let start = windowStart else { return false }
+    return time < start.adding(seconds: minimumRetriggerTime)
+  }
+
   /// Starts a checked-in stay.
   mutating func checkIn(at time: Timestamp, fence: String, stay: UInt64, willCheckOut: Bool) {
     presence = .checkedIn
