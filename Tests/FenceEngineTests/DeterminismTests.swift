@@ -101,6 +101,31 @@ import Testing
 
   /// FNV-1a 64 written out byte by byte from the layout in `Docs/EventSemantics.md`, sharing
   /// nothing with the library's code.
+  /// The engine keeps assigned ids as 64-bit values; set texts of 16 lowercase hex digits are
+  /// kept the same way, so equality and hashing follow the text.
+  @Test func idsReadBackAsTextAndCompareByText() {
+    var assigned = ZoneEvent(kind: .checkIn, time: t(5), device: "d")
+    assigned.zone = "z"
+    assigned.fence = "f"
+    assigned.assignDeterministicID()
+    let text = Self.referenceID(device: "d", zone: "z", fence: "f", kind: "checkIn", micros: t(5).microsecondsSinceEpoch)
+    #expect(assigned.id == text)
+    var set = assigned
+    set.id = text
+    #expect(set == assigned)
+    #expect(Set([set, assigned]).count == 1)
+    // Other texts are kept as they are, and differ from the hash's digits.
+    for other in ["", "x", text.uppercased(), text + "0", String(text.dropLast()), "0x" + text.dropFirst(2)] {
+      var event = assigned
+      event.id = other
+      #expect(event.id == other)
+      #expect(event != assigned)
+    }
+    var zeros = assigned
+    zeros.id = "0000000000000000"
+    #expect(zeros.id == "0000000000000000")
+  }
+
   static func referenceID(
     device: String, zone: String?, fence: String?, kind: String, micros: Int64
   ) -> String {

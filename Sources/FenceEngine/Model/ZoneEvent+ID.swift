@@ -7,24 +7,35 @@ extension ZoneEvent {
   /// hashed as its microseconds since the epoch, 8 bytes little-endian. The same input therefore
   /// gives the same id on every run and every platform, and a consumer can drop duplicates.
   ///
-  /// - Complexity: O(*n*) in the fields' UTF-8 length, one allocation (the 16-byte string).
+  /// - Complexity: O(*n*) in the fields' UTF-8 length, one allocation (the 16-byte string;
+  ///   ``assignDeterministicID()`` keeps the hash and allocates nothing).
   public static func deterministicID(
     device: String, zone: String?, fence: String?, kind: Kind, time: Timestamp
   ) -> String {
+    FNV1a64(
+      value: deterministicHash(device: device, zone: zone, fence: fence, kind: kind, time: time)
+    ).hexDigits
+  }
+
+  /// Sets ``id`` by ``deterministicID(device:zone:fence:kind:time:)`` from the event's own
+  /// content, in place (the engine's way: no copy of the event).
+  public mutating func assignDeterministicID() {
+    idStorage = .hash(
+      ZoneEvent.deterministicHash(
+        device: device, zone: zone, fence: fence, kind: kind, time: time))
+  }
+
+  /// The 64-bit hash behind ``deterministicID(device:zone:fence:kind:time:)``.
+  static func deterministicHash(
+    device: String, zone: String?, fence: String?, kind: Kind, time: Timestamp
+  ) -> UInt64 {
     var hash = FNV1a64()
     hash.combine(device)
     hash.combine(zone)
     hash.combine(fence)
     hash.combine(kind.rawValue)
     hash.combine(time.microsecondsSinceEpoch)
-    return hash.hexDigits
-  }
-
-  /// Sets ``id`` by ``deterministicID(device:zone:fence:kind:time:)`` from the event's own
-  /// content, in place (the engine's way: no copy of the event).
-  public mutating func assignDeterministicID() {
-    id = ZoneEvent.deterministicID(
-      device: device, zone: zone, fence: fence, kind: kind, time: time)
+    return hash.value
   }
 
   /// This event with ``id`` set by ``deterministicID(device:zone:fence:kind:time:)`` from its
@@ -41,6 +52,14 @@ extension ZoneEvent {
 struct FNV1a64 {
   static let prime: UInt64 = 0x0000_0100_0000_01b3
   private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+  /// The offset basis: an empty hash.
+  init() {}
+
+  /// A hash whose state is `value` (to write a known hash's digits).
+  init(value: UInt64) {
+    self.value = value
+  }
 
   @inline(__always)
   mutating func combine(byte: UInt8) {

@@ -30,7 +30,21 @@ public struct ZoneEvent: Hashable, Sendable {
   }
 
   /// Deterministic from (device, zone, fence, kind, time): a replay gives the same ids.
-  public var id: String
+  ///
+  /// Any text may be set; an id of 16 lowercase hex digits (every id the engine assigns) is kept
+  /// as its 64-bit value and written out when read, so that making an event allocates no id
+  /// string. Events compare by the id's text either way.
+  public var id: String {
+    get {
+      switch idStorage {
+      case .hash(let value): return FNV1a64(value: value).hexDigits
+      case .text(let text): return text
+      }
+    }
+    set { idStorage = IDStorage(newValue) }
+  }
+  /// The id as the engine keeps it (see ``id``).
+  var idStorage: IDStorage
   /// What happened.
   public var kind: Kind
   /// When: the fix's time, a dwell's deadline, the first outside fix of a confirmed exit, or
@@ -73,9 +87,41 @@ public struct ZoneEvent: Hashable, Sendable {
 
   /// An event with only its kind, time and device set; the id is filled by ``withDeterministicID()``.
   public init(kind: Kind, time: Timestamp, device: String) {
-    self.id = ""
+    self.idStorage = .text("")
     self.kind = kind
     self.time = time
     self.device = device
+  }
+}
+
+/// An event id: a 64-bit hash shown as 16 lowercase hex digits, or any other text. An id text
+/// of exactly 16 lowercase hex digits is always stored as `.hash`, so equal texts are equal
+/// storage (the synthesized `Hashable` stays consistent with the text).
+enum IDStorage: Hashable, Sendable {
+  case hash(UInt64)
+  case text(String)
+
+  init(_ text: String) {
+    if let value = IDStorage.hashValue(of: text) {
+      self = .hash(value)
+    } else {
+      self = .text(text)
+    }
+  }
+
+  /// The value of exactly 16 lowercase hex digits, else nil.
+  static func hashValue(of text: String) -> UInt64? {
+    var value: UInt64 = 0
+    var count = 0
+    for byte in text.utf8 {
+      count += 1
+      guard count <= 16 else { return nil }
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt64(byte - 48)
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt64(byte - 87)
+      default: return nil
+      }
+    }
+    return count == 16 ? value : nil
   }
 }
