@@ -16,15 +16,16 @@ extension ZoneEvaluator {
     public var reportsRejections: Bool
     /// Whether fixes that provably cannot change anything skip the geometric tests (default
     /// `false`). After each full evaluation the evaluator notes a *safe radius* around the fix:
-    /// the distance to the nearest fence boundary or GEOLINE (at most
-    /// ``ZoneEvaluator/safeRadiusLimit``), or 0 when an exit is pending or the device is inside
-    /// a zone only through its hysteresis, or when it is no larger than 0.5 m plus the distance
-    /// the device moved since its previous fix (too small to help at that pace). A later fix of
-    /// the device within that radius (less a 0.5 m margin; a bound in degrees, else one ECEF
-    /// distance per fix) cannot enter, leave or cross anything, so only its dwell timers and
-    /// last-fix bookkeeping run. Zone changes invalidate every safe radius. Not used with
-    /// proximity monitoring (the monitored order can change anywhere). The events are exactly
-    /// those of a full evaluation.
+    /// the distance to the nearest fence boundary or GEOLINE, searched up to
+    /// ``ZoneEvaluator/safeRadiusLimit`` (250 m) or, for a faster device, 32 fixes at its pace
+    /// (at most 2,000 m); or 0 when an exit is pending, a dwell is waiting, the device is
+    /// inside a zone only through its hysteresis, or the radius is no larger than 0.5 m plus
+    /// the device's pace (too small to help at that pace). A later fix of the device within
+    /// that radius (less a 0.5 m margin; a bound in degrees, else one ECEF distance per fix)
+    /// cannot enter, leave or cross anything, so only its dwell timers and last-fix
+    /// bookkeeping run. Zone changes invalidate every safe radius. Not used with proximity
+    /// monitoring (the monitored order can change anywhere). The events are exactly those of
+    /// a full evaluation.
     public var skipsUnchangedFixes: Bool
     /// How many cells (1/1024 degree, about 110 m square) of fence answers the evaluator keeps
     /// for the cells fixes have visited (default 65,536; 0 turns the cache off). The first fix

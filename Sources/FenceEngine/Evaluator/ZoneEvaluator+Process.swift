@@ -308,12 +308,16 @@ extension ZoneEvaluator {
   /// Stores a fix as the device's last accepted fix, and moves the engine's time up to it.
   mutating func recordLastFix(_ fix: LocationFix, _ coordinate: Coordinate, device d: Int) {
     if time.map({ fix.time > $0 }) ?? true { time = fix.time }
-    devices[d].hasFix = true
-    devices[d].lastTime = fix.time
-    devices[d].lastCoordinate = coordinate
-    devices[d].lastSpeed = fix.speed
-    devices[d].lastCourse = fix.course
-    devices[d].lastSequence = addSequence
+    let sequence = addSequence
+    // One uniqueness check for all six writes (this runs for every accepted fix).
+    devices.withUnsafeMutableBufferPointer { devices in
+      devices[d].hasFix = true
+      devices[d].lastTime = fix.time
+      devices[d].lastCoordinate = coordinate
+      devices[d].lastSpeed = fix.speed
+      devices[d].lastCourse = fix.course
+      devices[d].lastSequence = sequence
+    }
   }
 
   /// Why a fix must be rejected, if it must (the spec's step 0, in its order).

@@ -77,7 +77,8 @@ public struct ZoneEvaluator {
   /// (see ``Configuration/skipsUnchangedFixes``).
   public internal(set) var skippedFixCount = 0
 
-  /// The largest safe radius the evaluator notes, in metres (see
+  /// The safe radius searched for around a device at rest or walking, in metres; faster
+  /// devices get up to 32 fixes at their pace, at most 2,000 m (see
   /// ``Configuration/skipsUnchangedFixes``).
   public static let safeRadiusLimit = 250.0
 
