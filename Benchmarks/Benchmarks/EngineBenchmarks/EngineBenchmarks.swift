@@ -19,6 +19,13 @@ import FenceWorkloads
 // device's previous fix. Each iteration processes the next 1,000 fixes (`scalingFactor: .kilo`),
 // so times and allocations are per fix. Setup loads the zones, checks that the engine's inside
 // count matches GEOS's on the first fixes, and runs 20 rounds so that buffers are warm.
+//
+// Each device's path has 512 steps and then starts over, so a long run revisits cells: the
+// engine's cell cache (on by default) sees a device enter a new 1/1024-degree cell about every
+// fifth fix on its first lap and cells it already filed afterwards, unless the cache was
+// emptied (the 1,000 walks cross roughly 100,000 cells, more than the default 65,536, so the
+// cache also empties and refills). The "without cell cache" rows show the cost with the cache
+// off, as for a stream that never revisits a cell.
 
 let benchmarks: @Sendable () -> Void = {
   Benchmark.defaultConfiguration = .init(
@@ -75,12 +82,22 @@ func register(
 ) {
   let holder = FixtureHolder { make(.default) }
   let skipping = FixtureHolder { make(ZoneEvaluator.Configuration(skipsUnchangedFixes: true)) }
+  let uncached = FixtureHolder { make(ZoneEvaluator.Configuration(cellCacheCapacity: 0)) }
 
   Benchmark("Engine \(name): ZoneEvaluator") { benchmark in
     guard let fixture = holder.fixture else { return }
     fixture.runEngine(fixes: benchmark.scaledIterations.count)
   } setup: {
     holder.prepare()
+  }
+
+  // The cell cache off: every fix searches the R-tree and tests every fence whose box holds it
+  // (what a stream that never revisits a cell would cost).
+  Benchmark("Engine \(name): ZoneEvaluator without cell cache") { benchmark in
+    guard let fixture = uncached.fixture else { return }
+    fixture.runEngine(fixes: benchmark.scaledIterations.count)
+  } setup: {
+    uncached.prepare()
   }
 
   Benchmark(

@@ -8,15 +8,16 @@ import FenceGeometry
 /// finds the fences whose boxes meet the parent and files each as *inside* (covers the whole
 /// parent), *test* (its boundary may cross the parent) or drops it (covers none of it), see
 /// `CellRelation`. The first fix in a cell sorts only its parent's *test* fences the same way
-/// against the cell (the parent's *inside* fences cover the cell too). Later fixes in the cell,
+/// against the cell (the parent's *inside* fences cover the cell too); a parent with no *test*
+/// fences answers for all its cells itself. Later fixes in the cell,
 /// of any device, read its two short lists instead of searching the R-tree and testing every
 /// polygon whose box holds them. Real tracks revisit cells all the time (ferries, anchorages,
 /// depots, roads), so most fixes take this path; see `Docs/Decisions/0005-cell-cache.md`.
 ///
 /// The cache is an open-addressing hash table of ``capacity`` cells (a power of two, filled to
 /// at most a half) over one pool of fence slots, both allocated when the first cell is filed;
-/// when either is full the whole cache is emptied and refilled as fixes arrive, so it never
-/// allocates again. Answers never depend on what the cache holds: it only saves work. The evaluator
+/// when either is full the whole cache is emptied (in O(1), by an epoch count) and refilled as
+/// fixes arrive, so it never allocates again. Answers never depend on what the cache holds: it only saves work. The evaluator
 /// empties it whenever a zone changes.
 struct ContainmentCellCache {
   /// Cells per degree of latitude and of longitude.
@@ -24,13 +25,15 @@ struct ContainmentCellCache {
   /// Pool entries per cell of capacity.
   static let slotsPerCell = 16
 
-  /// One filed cell: its key (0 when free) and its lists in ``pool``: `inside` slots from
-  /// `start`, then `test` slots.
+  /// One filed cell: its key, the emptying it was filed after (an entry of an earlier
+  /// ``epoch`` is free), and its lists in ``pool``: `inside` slots from `start`, then `test`
+  /// slots.
   struct Entry {
     var key: UInt64 = 0
     var start: Int32 = 0
     var insideCount: Int32 = 0
     var testCount: Int32 = 0
+    var epoch: UInt32 = 0
   }
 
   /// The most cells held at once (0: the cache is off).
@@ -39,6 +42,9 @@ struct ContainmentCellCache {
   private(set) var pool: [Int32]
   private var poolUsed = 0
   private var entryCount = 0
+  /// Entries filed since the last emptying carry this; emptying the cache increments it
+  /// instead of clearing the table (zone changes empty it often: adding fences one by one).
+  private var epoch: UInt32 = 1
   private let mask: Int
   private let shift: UInt64
   /// Fixes answered from a filed cell, and cells filed (parents included).
@@ -103,8 +109,8 @@ struct ContainmentCellCache {
     return entries.withUnsafeBufferPointer { entries in
       while true {
         let entry = entries[i]
+        guard entry.epoch == epoch else { return nil }
         if entry.key == key { return entry }
-        if entry.key == 0 { return nil }
         i = (i + 1) & mask
       }
     }
@@ -128,20 +134,25 @@ struct ContainmentCellCache {
     poolUsed += needed
     let entry = Entry(
       key: key, start: Int32(start), insideCount: Int32(inside.count),
-      testCount: Int32(test.count))
+      testCount: Int32(test.count), epoch: epoch)
     var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
-    while entries[i].key != 0 { i = (i + 1) & mask }
+    while entries[i].epoch == epoch { i = (i + 1) & mask }
     entries[i] = entry
     entryCount += 1
     fills += 1
     return entry
   }
 
-  /// Forgets every cell (after a zone change, or when full). O(capacity).
+  /// Forgets every cell (after a zone change, or when full): O(1), by starting a new epoch;
+  /// the table is cleared only when the epoch counter wraps around.
   mutating func removeAll() {
     guard entryCount > 0 else { return }
-    entries.withUnsafeMutableBufferPointer { entries in
-      for i in entries.indices { entries[i].key = 0 }
+    epoch &+= 1
+    if epoch == 0 {
+      entries.withUnsafeMutableBufferPointer { entries in
+        for i in entries.indices { entries[i].epoch = 0 }
+      }
+      epoch = 1
     }
     entryCount = 0
     poolUsed = 0

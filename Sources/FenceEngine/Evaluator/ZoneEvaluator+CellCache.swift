@@ -19,20 +19,29 @@ extension ZoneEvaluator {
       cellCache.hits += 1
       return entry
     }
-    return fileCell(key)
+    let parentKey = ContainmentCellCache.parent(of: key)
+    let parent = cellCache.lookup(parentKey) ?? fileParent(parentKey)
+    // A parent with nothing to test answers for all its cells: no cell of it is filed.
+    if let parent, parent.testCount == 0 {
+      cellCache.hits += 1
+      return parent
+    }
+    return fileCell(key, parent: parent)
   }
 
   /// Sorts the fences of the cell `key` by their relation to it and files the cell: the
   /// parent's inside fences as they are, its test fences each against the cell. Without a
   /// parent entry (its lists too long for the pool), every fence whose box meets the cell.
-  mutating func fileCell(_ key: UInt64) -> ContainmentCellCache.Entry? {
+  /// The parent's entry is read before anything is filed (filing may empty the cache).
+  mutating func fileCell(
+    _ key: UInt64, parent: ContainmentCellCache.Entry?
+  ) -> ContainmentCellCache.Entry? {
     var inside: [Int32] = []
     var test: [Int32] = []
     swap(&inside, &scratchCellInside)
     swap(&test, &scratchCellTest)
     let cell = ContainmentCellCache.cell(key)
-    let parentKey = ContainmentCellCache.parent(of: key)
-    if let parent = cellCache.lookup(parentKey) ?? fileParent(parentKey) {
+    if let parent {
       // Read out before filing the cell, which may empty the cache.
       let start = Int(parent.start)
       let testStart = start + Int(parent.insideCount)
