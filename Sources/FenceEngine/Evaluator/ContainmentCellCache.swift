@@ -14,10 +14,11 @@ import FenceGeometry
 /// polygon whose box holds them. Real tracks revisit cells all the time (ferries, anchorages,
 /// depots, roads), so most fixes take this path; see `Docs/Decisions/0005-cell-cache.md`.
 ///
-/// The cache is an open-addressing hash table of ``capacity`` cells (a power of two, filled to
-/// at most a half) over one pool of fence slots, both allocated when the first cell is filed;
-/// when either is full the whole cache is emptied (in O(1), by an epoch count) and refilled as
-/// fixes arrive, so it never allocates again. Answers never depend on what the cache holds: it only saves work. The evaluator
+/// The cache is an open-addressing hash table (filled to at most a half) over one pool of fence
+/// slots. Both start at 1,024 cells when the first cell is filed and double as cells fill, up
+/// to ``capacity`` cells (a power of two); when full at that size the whole cache is emptied
+/// (in O(1), by an epoch count) and refilled as fixes arrive, so it stops allocating once it
+/// has grown to the stream's working set or to its capacity. Answers never depend on what the cache holds: it only saves work. The evaluator
 /// empties it whenever a zone changes.
 struct ContainmentCellCache {
   /// Cells per degree of latitude and of longitude.
@@ -38,29 +39,51 @@ struct ContainmentCellCache {
 
   /// The most cells held at once (0: the cache is off).
   let capacity: Int
-  private var entries: [Entry]
-  private(set) var pool: [Int32]
+  /// The table (twice the cells it may hold now; empty until the first cell is filed).
+  private var entries: [Entry] = []
+  private(set) var pool: [Int32] = []
   private var poolUsed = 0
   private var entryCount = 0
   /// Entries filed since the last emptying carry this; emptying the cache increments it
   /// instead of clearing the table (zone changes empty it often: adding fences one by one).
   private var epoch: UInt32 = 1
-  private let mask: Int
-  private let shift: UInt64
+  private var mask = 0
+  private var shift: UInt64 = 63
   /// Fixes answered from a filed cell, and cells filed (parents included).
   var hits = 0
   private(set) var fills = 0
 
+  /// The cells the table holds when first made; it doubles up to ``capacity`` as cells fill.
+  static let initialCells = 1_024
+
   /// A cache of up to `capacity` cells (rounded up to a power of two; 0 turns it off). Its
-  /// memory (112 bytes per cell) is allocated when the first cell is filed.
+  /// memory, 112 bytes per cell, starts at 1,024 cells with the first cell filed and doubles
+  /// as cells fill, up to `capacity`; then the cache is emptied when full.
   init(capacity: Int) {
-    var tableSize = 2
-    while tableSize < 2 * capacity { tableSize <<= 1 }
-    self.capacity = capacity > 0 ? tableSize / 2 : 0
-    entries = []
-    pool = []
-    mask = tableSize - 1
-    shift = UInt64(64 - tableSize.trailingZeroBitCount)
+    var cells = 1
+    while cells < capacity { cells <<= 1 }
+    self.capacity = capacity > 0 ? cells : 0
+  }
+
+  /// The cells the table can hold now (half its size).
+  private var currentCapacity: Int { entries.count / 2 }
+
+  /// Makes the table for `cells` cells and refiles the current entries; the pool grows to
+  /// match, keeping its contents.
+  private mutating func grow(toCells cells: Int) {
+    let old = entries
+    entries = Array(repeating: Entry(), count: 2 * cells)
+    mask = 2 * cells - 1
+    shift = UInt64(64 - (2 * cells).trailingZeroBitCount)
+    pool.append(contentsOf: repeatElement(0, count: cells * Self.slotsPerCell - pool.count))
+    for entry in old where entry.epoch == epoch { insert(entry) }
+  }
+
+  /// Puts an entry of the current epoch in its probe sequence's first free place.
+  private mutating func insert(_ entry: Entry) {
+    var i = Int(truncatingIfNeeded: (entry.key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    while entries[i].epoch == epoch { i = (i + 1) & mask }
+    entries[i] = entry
   }
 
   var isOn: Bool { capacity > 0 }
@@ -121,11 +144,15 @@ struct ContainmentCellCache {
   mutating func file(_ key: UInt64, inside: [Int32], test: [Int32]) -> Entry? {
     let needed = inside.count + test.count
     guard isOn, needed <= capacity * Self.slotsPerCell else { return nil }
-    if entries.isEmpty {
-      entries = Array(repeating: Entry(), count: 2 * capacity)
-      pool = Array(repeating: 0, count: capacity * Self.slotsPerCell)
+    if entries.isEmpty { grow(toCells: min(capacity, Self.initialCells)) }
+    while entryCount + 1 > currentCapacity || poolUsed + needed > pool.count {
+      if currentCapacity < capacity {
+        grow(toCells: 2 * currentCapacity)
+      } else {
+        removeAll()
+        break
+      }
     }
-    if entryCount + 1 > capacity || poolUsed + needed > pool.count { removeAll() }
     let start = poolUsed
     pool.withUnsafeMutableBufferPointer { pool in
       for (k, slot) in inside.enumerated() { pool[start + k] = slot }
@@ -135,9 +162,7 @@ struct ContainmentCellCache {
     let entry = Entry(
       key: key, start: Int32(start), insideCount: Int32(inside.count),
       testCount: Int32(test.count), epoch: epoch)
-    var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
-    while entries[i].epoch == epoch { i = (i + 1) & mask }
-    entries[i] = entry
+    insert(entry)
     entryCount += 1
     fills += 1
     return entry
