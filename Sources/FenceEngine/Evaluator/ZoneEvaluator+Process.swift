@@ -123,7 +123,7 @@ extension ZoneEvaluator {
         records: &records, fix: fix, isFirst: isFirst, device: d, zones: &zones, into: &events)
       zones.empty()
       swap(&zones, &scratchZones)
-      pruneRecords(&records, at: t)
+      Self.pruneRecords(&records, at: t, zoneCores: zoneCores)
     }
     if seeksCrossings {
       crossings.empty()
@@ -601,11 +601,14 @@ extension ZoneEvaluator {
     record.isSuppressed(at: time, minimumRetriggerTime: minimumRetriggerTime)
   }
 
-  /// Drops records that hold neither a stay nor an open MRT window.
+  /// Drops records that hold neither a stay nor an open MRT window; `zoneCores` is the
+  /// evaluator's zone table.
   ///
-  /// Reads the zone table through a buffer pointer and captures nothing else of the evaluator:
-  /// a closure capturing `self` here made the compiler copy the evaluator on every fix.
-  func pruneRecords(_ records: inout [ZoneRecord], at time: Timestamp) {
+  /// Static, on the one table it reads: a method of the evaluator called from the mutating
+  /// per-fix step made the compiler copy the whole evaluator (984 bytes) on every fix.
+  static func pruneRecords(
+    _ records: inout [ZoneRecord], at time: Timestamp, zoneCores: [ZoneCore]
+  ) {
     zoneCores.withUnsafeBufferPointer { cores in
       func isDone(_ record: ZoneRecord) -> Bool {
         record.presence == .outside
