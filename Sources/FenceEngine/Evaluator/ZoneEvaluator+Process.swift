@@ -392,9 +392,7 @@ extension ZoneEvaluator {
       for k in testStart..<(testStart + Int(cell.testCount)) {
         let slot = cellCache.pool[k]
         guard filter.allows(slot, current: current, previous: previous) else { continue }
-        let known = position ?? Position(coordinate)
-        position = known
-        if fenceContains(slot, known) { mark(slot, known) }
+        if fenceContains(slot, coordinate, position: &position) { mark(slot, position) }
       }
     } else {
       var hits: [Int32] = []
@@ -403,9 +401,7 @@ extension ZoneEvaluator {
         hits.append($0)
       }
       for slot in hits where filter.allows(slot, current: current, previous: previous) {
-        let known = position ?? Position(coordinate)
-        position = known
-        if fenceContains(slot, known) { mark(slot, known) }
+        if fenceContains(slot, coordinate, position: &position) { mark(slot, position) }
       }
       // Cleared after use, so the buffer is empty (and ready) when the next fix takes it.
       hits.empty()
@@ -433,6 +429,26 @@ extension ZoneEvaluator {
   @inline(__always)
   func fenceContains(_ slot: Int32, _ position: Position) -> Bool {
     Self.fenceContains(slot, position, cores: elementCores, polygons: polygonFences)
+  }
+
+  /// Whether the fence in `slot` covers `coordinate`, as ``fenceContains(_:_:)``; the fix's
+  /// position (its ECEF vector: trigonometry) is made, and stored in `position`, only when a
+  /// circle needs it. Polygons are tested on the coordinate alone.
+  @inline(__always)
+  func fenceContains(
+    _ slot: Int32, _ coordinate: Coordinate, position: inout Position?
+  ) -> Bool {
+    let core = elementCores[Int(slot)]
+    switch core.kind {
+    case .circle:
+      let known = position ?? Position(coordinate)
+      position = known
+      return core.center.chordSquared(to: known.ecef) <= core.chordSquaredLimit
+    case .polygon:
+      guard let polygon = polygonFences[Int(slot)] else { return false }
+      return Self.fence(polygon, contains: coordinate)
+    case .geoline, .vacant: return false
+    }
   }
 
   /// ``fenceContains(_:_:)`` on the given element tables.
@@ -466,13 +482,19 @@ extension ZoneEvaluator {
   /// geometry when it has one). A GEOS failure falls back to the native answer.
   @inline(__always)
   static func fence(_ polygon: PolygonFence, contains position: Position) -> Bool {
+    fence(polygon, contains: position.coordinate)
+  }
+
+  /// ``fence(_:contains:)`` for a coordinate: polygons need no ECEF vector.
+  @inline(__always)
+  static func fence(_ polygon: PolygonFence, contains coordinate: Coordinate) -> Bool {
     if let prepared = polygon.prepared,
       let covered = try? prepared.covers(
-        latitude: position.latitude, longitude: position.longitude)
+        latitude: coordinate.latitude, longitude: coordinate.longitude)
     {
       return covered
     }
-    return polygon.shape.contains(latitude: position.latitude, longitude: position.longitude)
+    return polygon.shape.contains(latitude: coordinate.latitude, longitude: coordinate.longitude)
   }
 
   /// Appends the admitted crossings of the movement `from`→`to` over every GEOLINE, sorted in
