@@ -66,6 +66,8 @@ struct ElementCore {
   /// Circles: metres, and the Gaussian radius of curvature at the centre (as in `Circle`).
   var radius = 0.0
   var localRadius = 0.0
+  /// Circles: the containment test in degrees, tried before the ECEF one.
+  var degreeTest = CircleDegreeTest()
 
   init() {}
 
@@ -87,6 +89,8 @@ struct ElementCore {
         chordSquaredLimit = circle.chordSquaredLimit
         radius = circle.radius
         localRadius = circle.localRadius
+        degreeTest = CircleDegreeTest(
+          center: circle.center, chordSquaredLimit: circle.chordSquaredLimit)
       case .polygon:
         kind = .polygon
       }

@@ -433,7 +433,8 @@ extension ZoneEvaluator {
 
   /// Whether the fence in `slot` covers `coordinate`, as ``fenceContains(_:_:)``; the fix's
   /// position (its ECEF vector: trigonometry) is made, and stored in `position`, only when a
-  /// circle needs it. Polygons are tested on the coordinate alone.
+  /// circle's test in degrees (``CircleDegreeTest``) leaves it undecided. Polygons are tested
+  /// on the coordinate alone.
   @inline(__always)
   func fenceContains(
     _ slot: Int32, _ coordinate: Coordinate, position: inout Position?
@@ -441,6 +442,12 @@ extension ZoneEvaluator {
     let core = elementCores[Int(slot)]
     switch core.kind {
     case .circle:
+      if position == nil,
+        let decided = core.degreeTest.contains(
+          latitude: coordinate.latitude, longitude: coordinate.longitude)
+      {
+        return decided
+      }
       let known = position ?? Position(coordinate)
       position = known
       return core.center.chordSquared(to: known.ecef) <= core.chordSquaredLimit

@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+import FenceGeometry
+
+/// Decides most circle containment tests in degrees, without the fix's ECEF vector (two sines
+/// and two cosines): the answer, when it gives one, is the one of the exact test
+/// (`chord² <= chordSquaredLimit`, as `Circle.contains(_:)`).
+///
+/// With C the ECEF chord from the centre to the fix, K the circle's chord limit, Δφ and Δλ the
+/// latitude and (short-way) longitude differences in radians, and a band of latitudes around
+/// the centre:
+///
+/// - *Outside*. If C ≤ K, the shortest surface path (length s) is a geodesic, whose space
+///   curvature is its normal curvature, at most 1/ρ with ρ = a(1 − e²) the smallest radius of
+///   curvature of the ellipsoid; by Schur's chord-arc comparison C ≥ 2ρ sin(s / 2ρ), so
+///   s ≤ S = 2ρ asin(K / 2ρ). The path then stays within S / ρ radians of latitude of the
+///   centre (the band), where the meridional radius M is at least `M(least |φ|)` and the
+///   parallel radius N cos φ at least `N(least |φ|) cos(greatest |φ|)` (M and N grow with |φ|).
+///   So s ≥ √((M_low Δφ)² + (P_low Δλ)²) (the integrand dominates, and the net longitude
+///   change of any path is at least the short-way Δλ). A fix outside the band, or whose lower
+///   bound exceeds S, is outside.
+/// - *Inside*. The straight path in latitude and longitude from a fix in the band to the centre
+///   is no longer than √((M_high Δφ)² + (P_high Δλ)²), with M and N at the greatest |φ| and the
+///   cosine at the least; the chord is no longer than any surface path, so a fix whose upper
+///   bound is at most K is inside.
+///
+/// Both comparisons keep a margin of 10⁻⁹ relative plus 1 mm, far above the rounding of these
+/// few operations (and of the ECEF test itself); between the bounds (a ring about a metre wide
+/// at 2 km, at New York) the caller runs the exact test. Circles whose S exceeds 100 km are
+/// never decided here (the comparison assumes a short path).
+struct CircleDegreeTest {
+  var centerLatitude = 0.0
+  var centerLongitude = 0.0
+  /// Degrees of latitude from the centre beyond which a fix is outside (negative: never
+  /// decides).
+  var band = -1.0
+  /// Metres per degree of latitude and of longitude: lower bounds within the band.
+  var lowLatitudeScale = 0.0
+  var lowLongitudeScale = 0.0
+  /// Metres per degree of latitude and of longitude: upper bounds within the band.
+  var highLatitudeScale = 0.0
+  var highLongitudeScale = 0.0
+  /// Squared metres: a lower bound beyond this proves the fix outside; an upper bound at most
+  /// `insideLimitSquared` proves it inside.
+  var outsideLimitSquared = 0.0
+  var insideLimitSquared = -1.0
+
+  /// A test that never decides.
+  init() {}
+
+  /// The test for a circle around `center` whose squared chord limit is `chordSquaredLimit`.
+  init(center: Coordinate, chordSquaredLimit: Double) {
+    let rho = WGS84.minimumRadiusOfCurvature
+    let chord = chordSquaredLimit.squareRoot()
+    guard chord.isFinite, chord < 2 * rho else { return }
+    let longest = 2 * rho * asin(chord / (2 * rho))
+    guard longest <= 100_000 else { return }
+    let degreesPerRadian = 180 / Double.pi
+    let margin = 1e-9
+    let halfBand = longest / rho * degreesPerRadian * (1 + margin)
+    let south = center.latitude - halfBand
+    let north = center.latitude + halfBand
+    let leastLatitude = south <= 0 && north >= 0 ? 0 : min(abs(south), abs(north))
+    let greatestLatitude = min(90, max(abs(south), abs(north)))
+    let radiansPerDegree = Double.pi / 180
+    let cosGreatest = max(0, cos(greatestLatitude * radiansPerDegree))
+    let cosLeast = cos(leastLatitude * radiansPerDegree)
+    centerLatitude = center.latitude
+    centerLongitude = center.longitude
+    band = halfBand
+    lowLatitudeScale =
+      WGS84.meridionalRadius(latitude: leastLatitude) * radiansPerDegree * (1 - margin)
+    lowLongitudeScale =
+      WGS84.primeVerticalRadius(latitude: leastLatitude) * cosGreatest * radiansPerDegree
+      * (1 - margin)
+    highLatitudeScale =
+      WGS84.meridionalRadius(latitude: greatestLatitude) * radiansPerDegree * (1 + margin)
+    highLongitudeScale =
+      WGS84.primeVerticalRadius(latitude: greatestLatitude) * cosLeast * radiansPerDegree
+      * (1 + margin)
+    let outside = longest * (1 + margin) + 0.001
+    outsideLimitSquared = outside * outside
+    let inside = chord * (1 - margin) - 0.001
+    insideLimitSquared = inside > 0 ? inside * inside : -1
+  }
+
+  /// Whether the circle holds a fix at `latitude`, `longitude` (degrees), when the bounds
+  /// decide; `nil` when the exact test must.
+  @inline(__always)
+  func contains(latitude: Double, longitude: Double) -> Bool? {
+    let latitudeDegrees = abs(latitude - centerLatitude)
+    guard band >= 0 else { return nil }
+    if latitudeDegrees > band { return false }
+    var longitudeDegrees = abs(longitude - centerLongitude)
+    if longitudeDegrees > 180 { longitudeDegrees = 360 - longitudeDegrees }
+    let lowNorth = latitudeDegrees * lowLatitudeScale
+    let lowEast = longitudeDegrees * lowLongitudeScale
+    if lowNorth * lowNorth + lowEast * lowEast > outsideLimitSquared { return false }
+    let highNorth = latitudeDegrees * highLatitudeScale
+    let highEast = longitudeDegrees * highLongitudeScale
+    if highNorth * highNorth + highEast * highEast <= insideLimitSquared { return true }
+    return nil
+  }
+}
