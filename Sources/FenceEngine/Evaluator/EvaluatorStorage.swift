@@ -219,22 +219,34 @@ struct DeviceState {
 
 extension Array where Element == ZoneRecord {
   /// The index of the record for `zone` in records sorted by zone slot, or where it would be
-  /// inserted (binary search).
+  /// inserted: binary search down to a few records, then a scan (a device is in few zones, so
+  /// this is usually the scan of a handful of records, inlined into the per-fix loops).
+  @inline(__always)
   func recordIndex(of zone: Int32) -> (index: Int, found: Bool) {
-    var low = 0
-    var high = count
-    while low < high {
-      let mid = (low + high) / 2
-      if self[mid].zone < zone { low = mid + 1 } else { high = mid }
+    withUnsafeBufferPointer { records in
+      var low = 0
+      var high = records.count
+      while high - low > 4 {
+        let mid = (low &+ high) >> 1
+        if records[mid].zone < zone { low = mid &+ 1 } else { high = mid }
+      }
+      while low < high, records[low].zone < zone { low &+= 1 }
+      return (low, low < records.count && records[low].zone == zone)
     }
-    return (low, low < count && self[low].zone == zone)
   }
 
   /// The index of the record for `zone`, inserting an `outside` record when there is none.
+  @inline(__always)
   mutating func ensureRecord(for zone: Int32) -> Int {
     let (index, found) = recordIndex(of: zone)
-    if !found { insert(ZoneRecord(zone: zone), at: index) }
+    if !found { insertRecord(for: zone, at: index) }
     return index
+  }
+
+  /// Inserts an `outside` record for `zone` at `index` (kept out of line: rare per fix).
+  @inline(never)
+  mutating func insertRecord(for zone: Int32, at index: Int) {
+    insert(ZoneRecord(zone: zone), at: index)
   }
 }
 
