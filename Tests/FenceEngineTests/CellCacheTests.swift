@@ -61,10 +61,10 @@ import Testing
     let full = try Self.replay(zones, fixes, capacity: 65_536)
     #expect(full.events == plain.events)
     // Every accepted fix is answered by a filed cell (or a parent with nothing to test) or
-    // files one: 1,309 cells, from 225 parents (the table grows once, past 1,024 cells).
+    // files one: 691 cells, from 814 parents (the table grows once, past 1,024 entries).
     #expect(full.accepted == 8_687)
-    #expect(full.hits == full.accepted - 1_309)
-    #expect(full.fills == 1_309 + 225)
+    #expect(full.hits == full.accepted - 691)
+    #expect(full.fills == 691 + 814)
     #expect(tiny.fills > full.fills)
     let skipping = try Self.replay(zones, fixes, capacity: 65_536, skipping: true)
     #expect(skipping.events == plain.events)

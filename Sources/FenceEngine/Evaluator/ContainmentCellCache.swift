@@ -4,7 +4,7 @@ import FenceGeometry
 /// remembered for the cells that fixes have visited.
 ///
 /// The world is cut into cells of 1/1024 degree (about 110 m by 85 m at New York), grouped in
-/// parents of 16 × 16 cells (1/64 degree, about 1.7 km by 1.4 km). The first fix in a parent
+/// parents of 4 × 4 cells (1/256 degree, about 430 m by 340 m). The first fix in a parent
 /// finds the fences whose boxes meet the parent and files each as *inside* (covers the whole
 /// parent), *test* (its boundary may cross the parent) or drops it (covers none of it), see
 /// `CellRelation`. The first fix in a cell sorts only its parent's *test* fences the same way
@@ -92,7 +92,7 @@ struct ContainmentCellCache {
   /// 0.1 degree of a pole or of longitude ±180, where cells would reach the frame's edges).
   ///
   /// A key is `level << 40 | row << 20 | column`, plus 1 so that 0 means "none": level 0 for
-  /// cells of 1/``cellsPerDegree`` degree, level 1 for their parents, 16 × 16 cells each.
+  /// cells of 1/``cellsPerDegree`` degree, level 1 for their parents, 4 × 4 cells each.
   @inline(__always)
   static func key(latitude: Double, longitude: Double) -> UInt64 {
     guard abs(latitude) < 89.9, abs(longitude) < 179.9 else { return 0 }
@@ -102,7 +102,7 @@ struct ContainmentCellCache {
   }
 
   /// Cells of a parent per side.
-  static let parentSpan: UInt64 = 16
+  static let parentSpan: UInt64 = 4
 
   /// The key of the parent cell holding the cell `key` (of level 0).
   @inline(__always)
