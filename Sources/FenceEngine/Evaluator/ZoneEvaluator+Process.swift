@@ -207,18 +207,20 @@ extension ZoneEvaluator {
     sortByZoneID(&zones)
     for zone in zones {
       let r = records.recordIndex(of: zone).index
-      let record = records[r]
-      var event = makeEvent(
-        .checkOut, time: record.exitTime, device: d, zone: zone, fence: record.checkInFence)
-      event.latitude = record.exitLatitude
-      event.longitude = record.exitLongitude
-      event.speed = record.exitSpeed
-      event.course = record.exitCourse
-      event.checkInTime = record.checkInTime
-      event.durationSeconds = record.exitTime.seconds(since: record.checkInTime)
-      event.assignDeterministicID()
-      events.append(consume event)
-      records[r].windowStart = record.exitTime
+      let exitTime = records[r].exitTime
+      appendEvent(
+        makeEvent(
+          .checkOut, time: exitTime, device: d, zone: zone, fence: records[r].checkInFence),
+        to: &events
+      ) { event in
+        event.latitude = records[r].exitLatitude
+        event.longitude = records[r].exitLongitude
+        event.speed = records[r].exitSpeed
+        event.course = records[r].exitCourse
+        event.checkInTime = records[r].checkInTime
+        event.durationSeconds = exitTime.seconds(since: records[r].checkInTime)
+      }
+      records[r].windowStart = exitTime
       records[r].endStay()
     }
   }
@@ -293,15 +295,30 @@ extension ZoneEvaluator {
         dwellQueue.push(
           DwellEntry(deadline: deadline, device: Int32(d), zone: zoneSlot, stay: stayCounter))
       }
-      var event = makeEvent(.checkIn, time: t, device: d, zone: zoneSlot, fence: fence)
-      event.trigger = .fence
-      event.latitude = fix.latitude
-      event.longitude = fix.longitude
-      event.speed = fix.speed
-      event.course = fix.course
-      event.willCheckOut = core.checkOut
-      event.assignDeterministicID()
-      events.append(consume event)
+      appendEvent(
+        makeEvent(.checkIn, time: t, device: d, zone: zoneSlot, fence: fence), to: &events
+      ) { event in
+        event.trigger = .fence
+        event.latitude = fix.latitude
+        event.longitude = fix.longitude
+        event.speed = fix.speed
+        event.course = fix.course
+        event.willCheckOut = core.checkOut
+      }
+    }
+  }
+
+  /// Appends `event` to `events`, lets `fill` set its fields where it lies, and assigns its id:
+  /// the event (over 200 bytes, with strings) is neither copied nor destroyed on the way.
+  @inline(__always)
+  func appendEvent(
+    _ event: consuming ZoneEvent, to events: inout [ZoneEvent], _ fill: (inout ZoneEvent) -> Void
+  ) {
+    events.append(event)
+    events.withUnsafeMutableBufferPointer { appended in
+      let last = appended.count - 1
+      fill(&appended[last])
+      appended[last].assignDeterministicID()
     }
   }
 
