@@ -69,14 +69,7 @@ import Testing
 
   @Test func multipolygonCappedDistanceIsTheUncappedOneCapped() throws {
     var generator = SeededGenerator(seed: 37)
-    var parts: [Polygon] = []
-    for k in 0..<12 {
-      let centre = (-74.0 + 0.07 * Double(k % 4), 40.6 + 0.07 * Double(k / 4))
-      parts.append(
-        try ChunkTreeDistanceTests.star(
-          count: 100 + 50 * k, centre: centre, radius: 0.02, wiggle: 0.2,
-          generator: &generator))
-    }
+    let parts = try ChunkTreeDistanceTests.starGrid(firstCount: 100, countStep: 50, generator: &generator)
     let shape = try MultiPolygon(parts)
     var counts = (below: 0, above: 0)
     for k in 0..<150 {

@@ -86,18 +86,27 @@ import Testing
     #expect(compared >= (vertexCount >= 100_000 ? 12 : 6 * probeCount))
   }
 
-  /// A multipolygon's distance is the smallest over its parts, searched part by part with the
-  /// best distance so far as the limit.
-  @Test func multipolygonDistanceMatchesTheSmallestPart() throws {
-    var generator = SeededGenerator(seed: 11)
+  /// Twelve wiggly stars in a 4 x 3 grid around New York, of `firstCount` vertices and
+  /// `countStep` more each: the parts of the multipolygon tests.
+  static func starGrid(
+    firstCount: Int, countStep: Int, generator: inout SeededGenerator
+  ) throws -> [Polygon] {
     var parts: [Polygon] = []
     for k in 0..<12 {
       let centre = (-74.0 + 0.07 * Double(k % 4), 40.6 + 0.07 * Double(k / 4))
       parts.append(
-        try Self.star(
-          count: 200 + 100 * k, centre: centre, radius: 0.02, wiggle: 0.2,
+        try star(
+          count: firstCount + countStep * k, centre: centre, radius: 0.02, wiggle: 0.2,
           generator: &generator))
     }
+    return parts
+  }
+
+  /// A multipolygon's distance is the smallest over its parts, searched part by part with the
+  /// best distance so far as the limit.
+  @Test func multipolygonDistanceMatchesTheSmallestPart() throws {
+    var generator = SeededGenerator(seed: 11)
+    let parts = try Self.starGrid(firstCount: 200, countStep: 100, generator: &generator)
     let shape = try MultiPolygon(parts)
     for _ in 0..<120 {
       let p = Position(

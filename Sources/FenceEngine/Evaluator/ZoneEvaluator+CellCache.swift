@@ -36,48 +36,50 @@ extension ZoneEvaluator {
   mutating func fileCell(
     _ key: UInt64, parent: ContainmentCellCache.Entry?
   ) -> ContainmentCellCache.Entry? {
-    var inside: [Int32] = []
-    var test: [Int32] = []
-    swap(&inside, &scratchCellInside)
-    swap(&test, &scratchCellTest)
+    var lists = takeCellLists()
     let cell = ContainmentCellCache.cell(key)
     if let parent {
-      // Read out before filing the cell, which may empty the cache.
       let start = Int(parent.start)
       let testStart = start + Int(parent.insideCount)
-      for k in start..<testStart { inside.append(cellCache.pool[k]) }
+      for k in start..<testStart { lists.inside.append(cellCache.pool[k]) }
       let frame = Cell(cell)
       for k in testStart..<(testStart + Int(parent.testCount)) {
         let slot = cellCache.pool[k]
         switch relation(ofFence: slot, to: frame) {
-        case .inside: inside.append(slot)
-        case .mixed: test.append(slot)
+        case .inside: lists.inside.append(slot)
+        case .mixed: lists.test.append(slot)
         case .outside: break
         }
       }
     } else {
-      classifyFences(in: cell, inside: &inside, test: &test)
+      classifyFences(in: cell, inside: &lists.inside, test: &lists.test)
     }
-    let entry = cellCache.file(key, inside: inside, test: test)
-    inside.empty()
-    test.empty()
-    swap(&inside, &scratchCellInside)
-    swap(&test, &scratchCellTest)
-    return entry
+    return file(key, &lists)
   }
 
   /// Files the parent cell `key` from an index search.
   mutating func fileParent(_ key: UInt64) -> ContainmentCellCache.Entry? {
-    var inside: [Int32] = []
-    var test: [Int32] = []
-    swap(&inside, &scratchParentInside)
-    swap(&test, &scratchParentTest)
-    classifyFences(in: ContainmentCellCache.cell(key), inside: &inside, test: &test)
-    let entry = cellCache.file(key, inside: inside, test: test)
-    inside.empty()
-    test.empty()
-    swap(&inside, &scratchParentInside)
-    swap(&test, &scratchParentTest)
+    var lists = takeCellLists()
+    classifyFences(in: ContainmentCellCache.cell(key), inside: &lists.inside, test: &lists.test)
+    return file(key, &lists)
+  }
+
+  /// The evaluator's empty scratch lists, taken out so that they can be filled while the
+  /// evaluator is read; ``file(_:_:)`` puts them back.
+  private mutating func takeCellLists() -> CellLists {
+    var lists = CellLists()
+    swap(&lists, &scratchCellLists)
+    return lists
+  }
+
+  /// Files `lists` under `key`, then empties them and puts them back as the scratch lists.
+  private mutating func file(
+    _ key: UInt64, _ lists: inout CellLists
+  ) -> ContainmentCellCache.Entry? {
+    let entry = cellCache.file(key, inside: lists.inside, test: lists.test)
+    lists.inside.empty()
+    lists.test.empty()
+    swap(&lists, &scratchCellLists)
     return entry
   }
 
@@ -115,4 +117,10 @@ extension ZoneEvaluator {
   public var cellCacheStatistics: (hits: Int, fills: Int) {
     (cellCache.hits, cellCache.fills)
   }
+}
+
+/// A cell's fences while it is being filed: those covering all of it, and those to test.
+struct CellLists {
+  var inside: [Int32] = []
+  var test: [Int32] = []
 }

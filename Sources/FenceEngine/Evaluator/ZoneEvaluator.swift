@@ -96,10 +96,7 @@ public struct ZoneEvaluator {
   var scratchNeighbors: [RTree.Neighbor] = []
   var scratchGeolineNeighbors: [RTree.Neighbor] = []
   var nearestScratch = RTree.NearestScratch()
-  var scratchCellInside: [Int32] = []
-  var scratchCellTest: [Int32] = []
-  var scratchParentInside: [Int32] = []
-  var scratchParentTest: [Int32] = []
+  var scratchCellLists = CellLists()
 
   /// Fence answers per visited cell (see ``Configuration/cellCacheCapacity``), valid for the
   /// zones of `cellCacheGeneration`.
