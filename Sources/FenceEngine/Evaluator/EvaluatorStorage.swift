@@ -203,15 +203,6 @@ struct DeviceState {
   var safeLatitude = Double.nan
   var safeLongitude = Double.nan
   var safeMetresPerDegreeLongitude = Double.nan
-  /// The key of the pure cell (a filed cell or parent whose every fence covers all of it) that
-  /// held the device's last full evaluation, when that evaluation left the device quiet (see
-  /// ``ZoneEvaluator/quietCellKey(entry:records:)``); 0 when none. Valid while the evaluator's
-  /// zone generation is `quietCellGeneration`. Not kept in snapshots: a restored device takes
-  /// the full path once.
-  var quietCellKey: UInt64 = 0
-  var quietCellGeneration: UInt64 = 0
-  /// This device's fixes handled by the same-cell path (see ``ZoneEvaluator/sameCellFixCount``).
-  var sameCellFixCount = 0
 
   init(name: String) { self.name = name }
 

@@ -64,11 +64,6 @@ extension ZoneEvaluator {
         return
       }
     }
-    // A quiet device still in the pure cell of its last full evaluation: only timers.
-    if isQuietInSameCell(coordinate, device: d) {
-      passQuietFix(fix, coordinate, device: d, into: &events)
-      return
-    }
 
     // The monitored set around this fix, and the one registered before it. Both buffers are
     // recycled: the previous set's storage becomes the next fix's scratch.
@@ -90,12 +85,10 @@ extension ZoneEvaluator {
     var records: [ZoneRecord] = []
     swap(&records, &devices[d].records)
     let measuresSafeRadius = configuration.skipsUnchangedFixes && configuration.proximity == nil
-    var pureCellKey: UInt64 = 0
     let insideBoundary = markInside(
       at: coordinate, position: &position, records: &records, filter: filter,
       current: monitoredNow,
-      previous: previousMonitored, measuringBoundary: measuresSafeRadius,
-      pureCellKey: &pureCellKey)
+      previous: previousMonitored, measuringBoundary: measuresSafeRadius)
 
     // GEOLINE crossings of the movement from the previous accepted fix.
     var crossings: [CrossingHit] = []
@@ -132,7 +125,6 @@ extension ZoneEvaluator {
       swap(&zones, &scratchZones)
       Self.pruneRecords(&records, at: t, zoneCores: zoneCores)
     }
-    let quietKey = Self.quietCellKey(pureCellKey, records: records)
     if seeksCrossings {
       crossings.empty()
       swap(&crossings, &scratchCrossings)
@@ -155,11 +147,6 @@ extension ZoneEvaluator {
       noteSafeRadius(
         around: position ?? Position(coordinate), device: d, insideBoundary: insideBoundary,
         isFirst: isFirst)
-    }
-    let generation = zoneGeneration
-    devices.withUnsafeMutableBufferPointer { devices in
-      devices[d].quietCellKey = quietKey
-      devices[d].quietCellGeneration = generation
     }
     recordLastFix(fix, coordinate, device: d)
   }
@@ -383,18 +370,13 @@ extension ZoneEvaluator {
   /// `position` is the fix's position when already made; it is made (and stored) on the first
   /// test that needs it, so a fix in no fence's box and no hysteresis pays no trigonometry.
   ///
-  /// `pureCellKey` is set to the key of the cell cache's entry that answered, when that entry
-  /// has no fence to test and no monitored set filters its fences (every fence meeting the
-  /// cell covers all of it: every point of the cell lies in exactly the same fences); it is
-  /// left alone otherwise.
-  ///
   /// - Returns: with `measuringBoundary`, the distance in metres to the boundary of the nearest
   ///   fence holding the position (infinity when none does); else infinity.
   @discardableResult
   mutating func markInside(
     at coordinate: Coordinate, position: inout Position?, records: inout [ZoneRecord],
     filter: MonitoredFilter,
-    current: [Int32], previous: [Int32], measuringBoundary: Bool, pureCellKey: inout UInt64
+    current: [Int32], previous: [Int32], measuringBoundary: Bool
   ) -> Double {
     var boundary = Double.infinity
     for r in records.indices {
@@ -418,7 +400,6 @@ extension ZoneEvaluator {
 
     if let cell = cellEntry(latitude: coordinate.latitude, longitude: coordinate.longitude) {
       // The cell's fences: those covering all of it need no test.
-      if cell.testCount == 0, !filter.isOn { pureCellKey = cell.key }
       let start = Int(cell.start)
       let testStart = start + Int(cell.insideCount)
       for k in start..<testStart {
