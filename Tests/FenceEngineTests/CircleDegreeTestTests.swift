@@ -1,0 +1,54 @@
+import FenceGeometry
+import Foundation
+import FenceTestSupport
+import Testing
+
+@testable import FenceEngine
+
+/// `CircleDegreeTest` answers circle containment from degree differences when its bounds
+/// decide: its answer must be the exact chord test's (`Circle.contains`) for every point,
+/// including points within 1 % of the radius from the boundary, at every latitude.
+@Suite struct CircleDegreeTestTests {
+  @Test func decidedAnswersEqualTheChordTestNearBoundaries() throws {
+    var generator = SeededGenerator(seed: 41)
+    var decided = 0
+    var wrong = 0
+    let latitudes = [-89.0, -60, -33.9, 0, 0.001, 40.7, 64.1, 78, 89.5]
+    for k in 0..<300 {
+      let center = try Coordinate(
+        latitude: latitudes[k % latitudes.count], longitude: generator.double(in: -180...180))
+      let radius = [5.0, 100, 2_000, 25_000, 90_000][k % 5]
+      let circle = try Circle(center: center, radius: radius)
+      let test = CircleDegreeTest(center: center, chordSquaredLimit: circle.chordSquaredLimit)
+      for _ in 0..<100 {
+        // A point at 0.99 to 1.01 radii in a random direction, on a local plane.
+        let distance = radius * generator.double(in: 0.99...1.01)
+        let bearing = generator.double(in: 0...(2 * Double.pi))
+        let latitude = min(
+          90, max(-90, center.latitude + distance * cos(bearing) / 111_000))
+        var longitude =
+          center.longitude + distance * sin(bearing)
+          / (111_000 * max(1e-6, cos(center.latitude * .pi / 180)))
+        longitude = (longitude + 540).truncatingRemainder(dividingBy: 360) - 180
+        guard let answer = test.contains(latitude: latitude, longitude: longitude) else {
+          continue
+        }
+        decided += 1
+        let exact = circle.contains(ECEFPosition(latitude: latitude, longitude: longitude))
+        if answer != exact { wrong += 1 }
+      }
+    }
+    #expect(wrong == 0)
+    // The bounds must decide most points: a test that always answered nil would pass the
+    // comparison above.
+    #expect(decided == 23_111)
+  }
+
+  /// Circles whose chord limit reaches past 100 km are never decided in degrees.
+  @Test func hugeCirclesAreLeftToTheChordTest() throws {
+    let center = try Coordinate(latitude: 10, longitude: 20)
+    let circle = try Circle(center: center, radius: 200_000)
+    let test = CircleDegreeTest(center: center, chordSquaredLimit: circle.chordSquaredLimit)
+    #expect(test.contains(latitude: 10, longitude: 20) == nil)
+  }
+}
