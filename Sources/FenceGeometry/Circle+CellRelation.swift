@@ -21,20 +21,15 @@ public struct Cell: Sendable {
   public init(_ box: BoundingBox) {
     precondition(!box.crossesAntimeridian, "a cell does not cross the antimeridian")
     self.box = box
-    let halfHeight = (box.north - box.south) / 2 * Self.metresPerDegreeBound
+    let halfHeight = (box.north - box.south) / 2 * WGS84.metresPerDegreeBound
     let nearestToEquator = box.south > 0 ? box.south : (box.north < 0 ? -box.north : 0)
     let halfWidth =
-      (box.east - box.west) / 2 * Self.metresPerDegreeBound * cos(nearestToEquator * .pi / 180)
+      (box.east - box.west) / 2 * WGS84.metresPerDegreeBound * cos(nearestToEquator * .pi / 180)
       * (1 + 1e-9)
     reach = (halfHeight * halfHeight + halfWidth * halfWidth).squareRoot()
     centre = ECEFPosition(
       latitude: (box.south + box.north) / 2, longitude: (box.west + box.east) / 2)
   }
-
-  /// Metres per degree of latitude or longitude never exceed this: the largest radius of
-  /// curvature of the WGS84 ellipsoid (at the poles), in metres per degree, rounded up.
-  static let metresPerDegreeBound =
-    WGS84.semiMajorAxis / (1 - WGS84.eccentricitySquared).squareRoot() * .pi / 180 * (1 + 1e-9)
 }
 
 extension Circle {

@@ -27,6 +27,11 @@ public enum WGS84 {
   /// A distance computed on a sphere of this radius never exceeds the ellipsoidal one, which is
   /// what conservative bounds (index pruning, skipping) need.
   public static let minimumRadiusOfCurvature = semiMajorAxis * (1 - eccentricitySquared)
+  /// Metres per degree of latitude or longitude never exceed this: the largest radius of
+  /// curvature (at the poles, a / sqrt(1 - e²) = 6,399,593.6 m) times π/180 is 111,693.98 m a
+  /// degree, rounded up. A literal, so that reading it on a hot path initialises nothing.
+  /// Bounds on a path's length from degree differences (skipping, cell reaches) use it.
+  public static let metresPerDegreeBound = 111_694.0
 
   /// The meridional radius of curvature M at a latitude (metres per radian of latitude).
   @inlinable

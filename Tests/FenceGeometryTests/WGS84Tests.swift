@@ -35,4 +35,16 @@ import Testing
     #expect(WGS84.distance(a, a) == 0)
     #expect(WGS84.distance(a, b) < 1e-6)
   }
+
+  /// The literal bound on metres per degree lies just above the polar radius of curvature's
+  /// metres per degree, and above the meridional and parallel scales at every latitude.
+  @Test func metresPerDegreeBoundBoundsEveryScale() {
+    let polar = WGS84.semiMajorAxis / (1 - WGS84.eccentricitySquared).squareRoot() * .pi / 180
+    #expect(WGS84.metresPerDegreeBound >= polar)
+    #expect(WGS84.metresPerDegreeBound - polar < 0.05)
+    for latitude in stride(from: -90.0, through: 90, by: 0.5) {
+      #expect(WGS84.meridionalRadius(latitude: latitude) * .pi / 180 <= WGS84.metresPerDegreeBound)
+      #expect(WGS84.primeVerticalRadius(latitude: latitude) * .pi / 180 <= WGS84.metresPerDegreeBound)
+    }
+  }
 }

@@ -30,12 +30,6 @@ extension ZoneEvaluator {
     recordLastFix(fix, coordinate, device: d)
   }
 
-  /// Metres per degree of latitude or longitude never exceed this: the largest radius of
-  /// curvature of the WGS84 ellipsoid (at the poles, a / sqrt(1 - e²) = 6,399,593.6 m) times
-  /// π/180 is 111,693.98 m a degree, rounded up here (a literal: no lazy initialisation on the
-  /// skip path).
-  static let metresPerDegreeBound = 111_694.0
-
   /// The largest safe radius noted, in metres, for the fastest devices (see
   /// ``safeRadiusLimit(pace:)``): fence boundaries are measured up to this far. Distances,
   /// reach boxes and the chord-for-arc margin all stay exact to well under a millimetre at this
@@ -73,7 +67,7 @@ extension ZoneEvaluator {
       let device = devices[d]
       guard device.hasFix, device.safeRadius > 0, device.safeGeneration == zoneGeneration
       else { return false }
-      let latitudeMetres = (coordinate.latitude - device.safeLatitude) * Self.metresPerDegreeBound
+      let latitudeMetres = (coordinate.latitude - device.safeLatitude) * WGS84.metresPerDegreeBound
       var degrees = abs(coordinate.longitude - device.safeLongitude)
       if degrees > 180 { degrees = 360 - degrees }
       let longitudeMetres = degrees * device.safeMetresPerDegreeLongitude
@@ -152,7 +146,7 @@ extension ZoneEvaluator {
     // bounds the concave cosine from above).
     let band = safe / 110_000 * (.pi / 180)
     let metresPerDegreeLongitude =
-      Self.metresPerDegreeBound * min(1, cosLatitude + sinLatitude * band) * (1 + 1e-9)
+      WGS84.metresPerDegreeBound * min(1, cosLatitude + sinLatitude * band) * (1 + 1e-9)
     devices.withUnsafeMutableBufferPointer { devices in
       devices[d].safeCenter = ecef
       devices[d].safeRadius = safe
