@@ -102,7 +102,7 @@ enum IDStorage: Hashable, Sendable {
   case text(String)
 
   init(_ text: String) {
-    if let value = IDStorage.hashValue(of: text) {
+    if let value = IDStorage.hexValue(of: text) {
       self = .hash(value)
     } else {
       self = .text(text)
@@ -110,7 +110,7 @@ enum IDStorage: Hashable, Sendable {
   }
 
   /// The value of exactly 16 lowercase hex digits, else nil.
-  static func hashValue(of text: String) -> UInt64? {
+  static func hexValue(of text: String) -> UInt64? {
     var value: UInt64 = 0
     var count = 0
     for byte in text.utf8 {
