@@ -209,8 +209,7 @@ extension ZoneEvaluator {
       let r = records.recordIndex(of: zone).index
       let exitTime = records[r].exitTime
       appendEvent(
-        makeEvent(
-          .checkOut, time: exitTime, device: d, zone: zone, fence: records[r].checkInFence),
+        .checkOut, time: exitTime, device: d, zone: zone, fence: records[r].checkInFence,
         to: &events
       ) { event in
         event.latitude = records[r].exitLatitude
@@ -245,18 +244,18 @@ extension ZoneEvaluator {
       let window = zoneCores[Int(crossing.zone)].minimumRetriggerTime
       if isSuppressed(records[r], at: crossingTime, minimumRetriggerTime: window) { continue }
       records[r].windowStart = crossingTime
-      var event = makeEvent(
+      appendEvent(
         .checkIn, time: crossingTime, device: d, zone: crossing.zone,
-        fence: elementID(at: crossing.element))
-      event.trigger = .geoline
-      event.direction = crossing.direction
-      event.latitude = crossing.point.latitude
-      event.longitude = crossing.point.longitude
-      event.speed = fix.speed
-      event.course = fix.course
-      event.willCheckOut = false
-      event.assignDeterministicID()
-      events.append(consume event)
+        fence: elementID(at: crossing.element), to: &events
+      ) { event in
+        event.trigger = .geoline
+        event.direction = crossing.direction
+        event.latitude = crossing.point.latitude
+        event.longitude = crossing.point.longitude
+        event.speed = fix.speed
+        event.course = fix.course
+        event.willCheckOut = false
+      }
     }
   }
 
@@ -295,9 +294,8 @@ extension ZoneEvaluator {
         dwellQueue.push(
           DwellEntry(deadline: deadline, device: Int32(d), zone: zoneSlot, stay: stayCounter))
       }
-      appendEvent(
-        makeEvent(.checkIn, time: t, device: d, zone: zoneSlot, fence: fence), to: &events
-      ) { event in
+      appendEvent(.checkIn, time: t, device: d, zone: zoneSlot, fence: fence, to: &events) {
+        event in
         event.trigger = .fence
         event.latitude = fix.latitude
         event.longitude = fix.longitude
@@ -308,15 +306,23 @@ extension ZoneEvaluator {
     }
   }
 
-  /// Appends `event` to `events`, lets `fill` set its fields where it lies, and assigns its id:
-  /// the event (over 200 bytes, with strings) is neither copied nor destroyed on the way.
+  /// Appends a new event of the zone in `zone` (its id and custom data set) to `events`, lets
+  /// `fill` set the other fields where the event lies, and assigns its id: the event (over 200
+  /// bytes, with strings) is made in the array, neither copied nor destroyed on the way.
   @inline(__always)
   func appendEvent(
-    _ event: consuming ZoneEvent, to events: inout [ZoneEvent], _ fill: (inout ZoneEvent) -> Void
+    _ kind: ZoneEvent.Kind, time: Timestamp, device d: Int, zone: Int32, fence: String,
+    to events: inout [ZoneEvent], _ fill: (inout ZoneEvent) -> Void
   ) {
-    events.append(event)
+    events.append(ZoneEvent(kind: kind, time: time, device: devices[d].name))
     events.withUnsafeMutableBufferPointer { appended in
       let last = appended.count - 1
+      // Read in place: a plain subscript copies the whole compiled zone to read one field.
+      zoneSlots.withUnsafeBufferPointer { slots in
+        appended[last].zone = slots[Int(zone)]?.zone.id
+        appended[last].customData = slots[Int(zone)]?.zone.customData
+      }
+      appended[last].fence = fence
       fill(&appended[last])
       appended[last].assignDeterministicID()
     }
@@ -607,24 +613,27 @@ extension ZoneEvaluator {
       let device = Int(entry.device)
       let r = devices[device].recordIndex(of: entry.zone).index
       let record = devices[device].records[r]
-      var event = makeEvent(
+      let lastCoordinate = devices[device].lastCoordinate
+      let lastSpeed = devices[device].lastSpeed
+      let lastCourse = devices[device].lastCourse
+      appendEvent(
         .dwell, time: entry.deadline, device: device, zone: entry.zone,
-        fence: record.checkInFence)
-      event.checkInTime = record.checkInTime
-      event.dwellSeconds = entry.deadline.seconds(since: record.checkInTime)
-      if record.exitCount > 0, device == current, let fix {
-        event.latitude = fix.latitude
-        event.longitude = fix.longitude
-        event.speed = fix.speed
-        event.course = fix.course
-      } else {
-        event.latitude = devices[device].lastCoordinate.latitude
-        event.longitude = devices[device].lastCoordinate.longitude
-        event.speed = devices[device].lastSpeed
-        event.course = devices[device].lastCourse
+        fence: record.checkInFence, to: &events
+      ) { event in
+        event.checkInTime = record.checkInTime
+        event.dwellSeconds = entry.deadline.seconds(since: record.checkInTime)
+        if record.exitCount > 0, device == current, let fix {
+          event.latitude = fix.latitude
+          event.longitude = fix.longitude
+          event.speed = fix.speed
+          event.course = fix.course
+        } else {
+          event.latitude = lastCoordinate.latitude
+          event.longitude = lastCoordinate.longitude
+          event.speed = lastSpeed
+          event.course = lastCourse
+        }
       }
-      event.assignDeterministicID()
-      events.append(consume event)
       devices[device].records[r].dwell = .fired
     }
     due.empty()
@@ -670,21 +679,6 @@ extension ZoneEvaluator {
   /// Sorts zone slots by zone id.
   func sortByZoneID(_ zones: inout [Int32]) {
     if zones.count > 1 { zones.insertionSort { zoneID(at: $0) < zoneID(at: $1) } }
-  }
-
-  /// An event of the zone in `zone`, with the zone's id and custom data; the caller sets the
-  /// rest.
-  func makeEvent(
-    _ kind: ZoneEvent.Kind, time: Timestamp, device d: Int, zone: Int32, fence: String
-  ) -> ZoneEvent {
-    var event = ZoneEvent(kind: kind, time: time, device: devices[d].name)
-    // Read in place: a plain subscript copies the whole compiled zone to read one field.
-    zoneSlots.withUnsafeBufferPointer { slots in
-      event.zone = slots[Int(zone)]?.zone.id
-      event.customData = slots[Int(zone)]?.zone.customData
-    }
-    event.fence = fence
-    return event
   }
 }
 
