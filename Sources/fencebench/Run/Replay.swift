@@ -10,8 +10,9 @@ import FenceGeometry
 /// excluded. Each fix's device handle is resolved while its batch is built
 /// (``DeviceHandles``), so the timed loop hashes no device name. With latency on, one clock
 /// reading is taken between consecutive fixes of a batch and each fix's interval goes into a
-/// ``LatencyHistogram``. With `--compare-geos`, each batch then goes through ``GEOSComparison``
-/// (outside the engine's timing).
+/// ``LatencyHistogram``. With `--compare-geos`, each batch then joins ``GEOSComparison``'s
+/// queue, which runs the GEOS loop (outside the engine's timing) in passes of
+/// ``GEOSComparison/passSize`` fixes.
 ///
 /// For `--map`, tracks and events are sampled while the run goes on (``TrackSampler``,
 /// ``EventReservoir``), so the map costs bounded memory whatever the run's length.
@@ -114,6 +115,7 @@ struct Replay {
       evaluationNanoseconds &+= MonotonicClock.nanoseconds() &- start
       try emit(events, writer: writer)
     }
+    try comparison?.finish(latency: command.latency)
     progress.finish()
     try writer?.close()
 
@@ -183,7 +185,7 @@ struct Replay {
       }
       evaluationNanoseconds &+= MonotonicClock.nanoseconds() &- start
     }
-    try comparison?.run(batch, latency: command.latency)
+    try comparison?.add(batch, latency: command.latency)
     if command.map != nil {
       for fix in batch where Coordinate.isValidForMap(fix) {
         mapTracks.append(device: fix.device, latitude: fix.latitude, longitude: fix.longitude)
