@@ -11,18 +11,16 @@ struct CrossingHit {
   var direction: CrossingDirection
 }
 
-/// Which monitored set, if any, restricts what a fix can trigger.
+/// Which monitored set, if any, restricts what a fix can trigger (see
+/// ``ZoneEvaluator/allows(_:_:)``).
 struct MonitoredFilter {
-  /// Whether fences and GEOLINEs outside `allowed` are ignored.
+  /// Whether fences and GEOLINEs outside the monitored set are ignored.
   var isOn: Bool
   /// Whether the set is the one computed at this fix (a device's first fix) rather than at the
   /// previous one.
   var usesCurrent: Bool
-
-  func allows(_ slot: Int32, current: [Int32], previous: [Int32]) -> Bool {
-    guard isOn else { return true }
-    return sortedContains(usesCurrent ? current : previous, slot)
-  }
+  /// The device slot whose previous set is read.
+  var device: Int
 }
 
 /// Whether an ascending array holds `value` (binary search).
@@ -37,6 +35,16 @@ func sortedContains(_ values: [Int32], _ value: Int32) -> Bool {
 }
 
 extension ZoneEvaluator {
+  /// Whether the element in `slot` may trigger under `filter`. During a fix's step the set
+  /// computed at this fix is in `scratchMonitored` and the previous one still in the device's
+  /// `monitored`; both are read in place.
+  @inline(__always)
+  func allows(_ slot: Int32, _ filter: MonitoredFilter) -> Bool {
+    guard filter.isOn else { return true }
+    if filter.usesCurrent { return sortedContains(scratchMonitored, slot) }
+    return devices.withUnsafeBufferPointer { sortedContains($0[filter.device].monitored, slot) }
+  }
+
   /// The whole per-fix step for the device in slot `d` (see ``process(_:into:)``).
   mutating func process(_ fix: LocationFix, slot d: Int, into events: inout [ZoneEvent]) {
     // 0. Rejection.
@@ -65,18 +73,19 @@ extension ZoneEvaluator {
       }
     }
 
-    // The monitored set around this fix, and the one registered before it. Both buffers are
-    // recycled: the previous set's storage becomes the next fix's scratch.
-    var monitoredNow: [Int32] = []
-    var previousMonitored: [Int32] = []
-    var filter = MonitoredFilter(isOn: false, usesCurrent: isFirst)
+    // The monitored set around this fix goes to `scratchMonitored`; the one registered before
+    // it stays in the device's `monitored` until step 5, which swaps them (the previous set's
+    // storage becomes the next fix's scratch). Without proximity no array is touched: every
+    // local array would cost a release per fix.
+    var filter = MonitoredFilter(isOn: false, usesCurrent: isFirst, device: d)
     if let proximity = configuration.proximity {
+      var monitoredNow: [Int32] = []
       swap(&monitoredNow, &scratchMonitored)
       monitoredNow.empty()
-      swap(&previousMonitored, &devices[d].monitored)
       let known = position ?? Position(coordinate)
       position = known
       computeMonitoredSet(around: known, proximity, into: &monitoredNow)
+      swap(&monitoredNow, &scratchMonitored)
       filter.isOn = proximity.triggersOnlyMonitored
     }
 
@@ -87,21 +96,22 @@ extension ZoneEvaluator {
     let measuresSafeRadius = configuration.skipsUnchangedFixes && configuration.proximity == nil
     let insideBoundary = markInside(
       at: coordinate, position: &position, records: &records, filter: filter,
-      current: monitoredNow,
-      previous: previousMonitored, measuringBoundary: measuresSafeRadius)
+      measuringBoundary: measuresSafeRadius)
 
-    // GEOLINE crossings of the movement from the previous accepted fix.
-    var crossings: [CrossingHit] = []
-    let seeksCrossings =
-      !isFirst && !geolineIndex.isEmpty && devices[d].lastCoordinate != coordinate
+    // GEOLINE crossings of the movement from the previous accepted fix, left in
+    // `scratchCrossings` (a local array only when the movement may meet a GEOLINE).
+    var hasCrossings = false
+    if !isFirst && !geolineIndex.isEmpty && devices[d].lastCoordinate != coordinate
       && movementMayMeetGeolines(from: devices[d].lastCoordinate, to: coordinate)
-    if seeksCrossings {
+    {
+      var crossings: [CrossingHit] = []
       swap(&crossings, &scratchCrossings)
       crossings.empty()
       findCrossings(
-        from: devices[d].lastCoordinate, to: coordinate, filter: filter, current: monitoredNow,
-        previous: previousMonitored, into: &crossings)
+        from: devices[d].lastCoordinate, to: coordinate, filter: filter, into: &crossings)
       for crossing in crossings { _ = records.ensureRecord(for: crossing.zone) }
+      hasCrossings = !crossings.isEmpty
+      swap(&crossings, &scratchCrossings)
     }
 
     // 1. Timers due.
@@ -112,34 +122,23 @@ extension ZoneEvaluator {
     }
 
     if !records.isEmpty {
-      var zones: [Int32] = []
-      swap(&zones, &scratchZones)
-      checkOut(records: &records, fix: fix, device: d, zones: &zones, into: &events)
-      if !crossings.isEmpty {
-        checkInCrossings(
-          crossings, records: &records, fix: fix, device: d, into: &events)
+      checkOut(records: &records, fix: fix, device: d, into: &events)
+      if hasCrossings {
+        checkInCrossings(scratchCrossings, records: &records, fix: fix, device: d, into: &events)
       }
-      checkInAreas(
-        records: &records, fix: fix, isFirst: isFirst, device: d, zones: &zones, into: &events)
-      zones.empty()
-      swap(&zones, &scratchZones)
+      checkInAreas(records: &records, fix: fix, isFirst: isFirst, device: d, into: &events)
       Self.pruneRecords(&records, at: t, zoneCores: zoneCores)
-    }
-    if seeksCrossings {
-      crossings.empty()
-      swap(&crossings, &scratchCrossings)
     }
     swap(&records, &devices[d].records)
 
     // 5. Monitored-set change.
     if configuration.proximity != nil {
-      if monitoredNow != previousMonitored {
+      if scratchMonitored != devices[d].monitored {
         appendMonitoredChange(
-          from: previousMonitored, to: monitoredNow, time: t, device: d, into: &events)
+          from: devices[d].monitored, to: scratchMonitored, time: t, device: d, into: &events)
       }
-      swap(&monitoredNow, &devices[d].monitored)
-      previousMonitored.empty()
-      swap(&previousMonitored, &scratchMonitored)
+      swap(&scratchMonitored, &devices[d].monitored)
+      scratchMonitored.empty()
     }
 
     // The device's new last fix.
@@ -173,11 +172,13 @@ extension ZoneEvaluator {
 
   /// Step 2: counts fixes outside for stays, and checks out those whose exit is confirmed,
   /// sorted by zone id.
+  ///
+  /// The zones to check out are gathered in `scratchZones`, and taken out into a local array
+  /// only when there are any (a local array costs a release per fix).
   mutating func checkOut(
-    records: inout [ZoneRecord], fix: LocationFix, device d: Int, zones: inout [Int32],
-    into events: inout [ZoneEvent]
+    records: inout [ZoneRecord], fix: LocationFix, device d: Int, into events: inout [ZoneEvent]
   ) {
-    zones.empty()
+    scratchZones.empty()
     for r in records.indices {
       guard records[r].presence != .outside else { continue }
       if records[r].isInsideNow {
@@ -198,12 +199,18 @@ extension ZoneEvaluator {
         records[r].checkedInUntil = records[r].exitTime
       }
       if records[r].presence == .checkedIn, records[r].willCheckOut {
-        zones.append(zone)
+        scratchZones.append(zone)
       } else {
         records[r].endStay()
       }
     }
-    guard !zones.isEmpty else { return }
+    guard !scratchZones.isEmpty else { return }
+    var zones: [Int32] = []
+    swap(&zones, &scratchZones)
+    defer {
+      zones.empty()
+      swap(&zones, &scratchZones)
+    }
     sortByZoneID(&zones)
     for zone in zones {
       let r = records.recordIndex(of: zone).index
@@ -260,16 +267,24 @@ extension ZoneEvaluator {
   }
 
   /// Step 4: area check-ins, sorted by zone id.
+  ///
+  /// Gathers the zones in `scratchZones` as ``checkOut(records:fix:device:into:)`` does.
   mutating func checkInAreas(
     records: inout [ZoneRecord], fix: LocationFix, isFirst: Bool, device d: Int,
-    zones: inout [Int32], into events: inout [ZoneEvent]
+    into events: inout [ZoneEvent]
   ) {
     let t = fix.time
-    zones.empty()
+    scratchZones.empty()
     for r in records.indices where records[r].presence == .outside && records[r].isInsideNow {
-      zones.append(records[r].zone)
+      scratchZones.append(records[r].zone)
     }
-    guard !zones.isEmpty else { return }
+    guard !scratchZones.isEmpty else { return }
+    var zones: [Int32] = []
+    swap(&zones, &scratchZones)
+    defer {
+      zones.empty()
+      swap(&zones, &scratchZones)
+    }
     sortByZoneID(&zones)
     let lastSequence = devices[d].lastSequence
     for zoneSlot in zones {
@@ -381,14 +396,15 @@ extension ZoneEvaluator {
   @discardableResult
   mutating func markInside(
     at coordinate: Coordinate, position: inout Position?, records: inout [ZoneRecord],
-    filter: MonitoredFilter,
-    current: [Int32], previous: [Int32], measuringBoundary: Bool
+    filter: MonitoredFilter, measuringBoundary: Bool
   ) -> Double {
     var boundary = Double.infinity
-    for r in records.indices {
-      records[r].isInsideNow = false
-      records[r].fenceNow = -1
-      records[r].checkedInUntil = nil
+    records.withUnsafeMutableBufferPointer { records in
+      for r in records.indices {
+        records[r].isInsideNow = false
+        records[r].fenceNow = -1
+        records[r].checkedInUntil = nil
+      }
     }
     /// Files a fence holding the position under its zone (the zone's best-ranked fence wins).
     func mark(_ slot: Int32, _ known: Position?) {
@@ -410,11 +426,11 @@ extension ZoneEvaluator {
       let testStart = start + Int(cell.insideCount)
       for k in start..<testStart {
         let slot = cellCache.pool[k]
-        if filter.allows(slot, current: current, previous: previous) { mark(slot, position) }
+        if allows(slot, filter) { mark(slot, position) }
       }
       for k in testStart..<(testStart + Int(cell.testCount)) {
         let slot = cellCache.pool[k]
-        guard filter.allows(slot, current: current, previous: previous) else { continue }
+        guard allows(slot, filter) else { continue }
         if fenceContains(slot, coordinate, position: &position) { mark(slot, position) }
       }
     } else {
@@ -423,7 +439,7 @@ extension ZoneEvaluator {
       fenceIndex.search(containing: coordinate.latitude, longitude: coordinate.longitude) {
         hits.append($0)
       }
-      for slot in hits where filter.allows(slot, current: current, previous: previous) {
+      for slot in hits where allows(slot, filter) {
         if fenceContains(slot, coordinate, position: &position) { mark(slot, position) }
       }
       // Cleared after use, so the buffer is empty (and ready) when the next fix takes it.
@@ -439,7 +455,7 @@ extension ZoneEvaluator {
       let known = position ?? Position(coordinate)
       position = known
       var nearest = Double.infinity
-      for slot in fenceSlots where filter.allows(slot, current: current, previous: previous) {
+      for slot in fenceSlots where allows(slot, filter) {
         nearest = min(nearest, fenceDistance(slot, from: known))
       }
       if nearest <= hysteresis { records[r].isInsideNow = true }
@@ -530,8 +546,8 @@ extension ZoneEvaluator {
   /// Appends the admitted crossings of the movement `from`→`to` over every GEOLINE, sorted in
   /// path order, then by zone id, then by GEOLINE id.
   mutating func findCrossings(
-    from: Coordinate, to: Coordinate, filter: MonitoredFilter, current: [Int32],
-    previous: [Int32], into crossings: inout [CrossingHit]
+    from: Coordinate, to: Coordinate, filter: MonitoredFilter,
+    into crossings: inout [CrossingHit]
   ) {
     var candidates: [Int32] = []
     swap(&candidates, &scratchCandidates)
@@ -539,7 +555,7 @@ extension ZoneEvaluator {
     geolineIndex.search(intersecting: .movement(from: from, to: to)) { candidates.append($0) }
     var lineCrossings: [GeolineCrossing] = []
     swap(&lineCrossings, &scratchLineCrossings)
-    for slot in candidates where filter.allows(slot, current: current, previous: previous) {
+    for slot in candidates where allows(slot, filter) {
       guard let element = elements[Int(slot)], case .geoline(let line, let admitted) =
         element.shape
       else { continue }
