@@ -68,6 +68,10 @@ struct ElementCore {
   var localRadius = 0.0
   /// Circles: the containment test in degrees, tried before the ECEF one.
   var degreeTest = CircleDegreeTest()
+  /// Polygons tested natively: the containment test without reference counting. Its index is
+  /// kept alive by the same slot of `elements` and `polygonFences`, which are always replaced
+  /// together with this core.
+  var polygonTest: UnretainedContainmentTest?
 
   init() {}
 
@@ -91,8 +95,11 @@ struct ElementCore {
         localRadius = circle.localRadius
         degreeTest = CircleDegreeTest(
           center: circle.center, chordSquaredLimit: circle.chordSquaredLimit)
-      case .polygon:
+      case .polygon(let shape):
         kind = .polygon
+        if case .fence(_, _, prepared: nil) = element.shape {
+          polygonTest = shape.unretainedContainmentTest
+        }
       }
     case .geoline:
       kind = .geoline

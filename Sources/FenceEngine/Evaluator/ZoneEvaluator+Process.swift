@@ -491,6 +491,9 @@ extension ZoneEvaluator {
       position = known
       return core.center.chordSquared(to: known.ecef) <= core.chordSquaredLimit
     case .polygon:
+      if let test = core.polygonTest {
+        return test.contains(latitude: coordinate.latitude, longitude: coordinate.longitude)
+      }
       guard let polygon = polygonFences[Int(slot)] else { return false }
       return Self.fence(polygon, contains: coordinate)
     case .geoline, .vacant: return false

@@ -1,0 +1,30 @@
+/// A multipolygon's containment test that reads its stripe index without reference counting,
+/// for tables of plain values on a hot path (the engine keeps one per polygon fence beside the
+/// fence itself).
+///
+/// Calling ``MultiPolygon/contains(latitude:longitude:)`` through a copy of the multipolygon
+/// retains and releases its buffers on every call (two atomic operations and about 150
+/// instructions per test on the harbor workload). This value holds an unmanaged reference, so
+/// copying it and testing through it touch no reference count.
+///
+/// - Important: it does not keep the index alive. The caller must keep the multipolygon it
+///   came from (or a copy of it) alive for as long as it uses the test; the engine stores both
+///   in the same evaluator value and replaces them together.
+package struct UnretainedContainmentTest {
+  let stripes: Unmanaged<StripeIndex>
+
+  /// The same answer as ``MultiPolygon/contains(latitude:longitude:)`` (boundary inside).
+  @inline(__always)
+  package func contains(latitude: Double, longitude: Double) -> Bool {
+    stripes._withUnsafeGuaranteedRef { $0.covers(latitude: latitude, longitude: longitude) }
+  }
+}
+
+extension MultiPolygon {
+  /// The unretained form of this multipolygon's containment test; nil when its parts are tested
+  /// one by one (no combined stripe index). See ``UnretainedContainmentTest`` for the lifetime
+  /// the caller must guarantee.
+  package var unretainedContainmentTest: UnretainedContainmentTest? {
+    stripes.map { UnretainedContainmentTest(stripes: Unmanaged.passUnretained($0)) }
+  }
+}
