@@ -8,9 +8,6 @@ struct CompiledZone {
   var fenceSlots: [Int32]
   /// Element slots of the zone's GEOLINEs.
   var geolineSlots: [Int32]
-  /// The evaluator's add sequence when this zone id was added (a replace keeps it): a device
-  /// whose last accepted fix came before it sees the zone for the first time.
-  var addedSequence: UInt64
 
   var id: String { zone.id }
   var rules: ZoneRules { zone.rules }
@@ -117,10 +114,14 @@ struct ZoneCore {
   var initialTrigger = true
   var hasDwell = false
   var dwell = 0.0
+  /// The evaluator's add sequence when this zone id was added (a replace keeps it): a device
+  /// whose last accepted fix came before it sees the zone for the first time.
+  var addedSequence: UInt64 = 0
 
   init() {}
 
-  init(_ rules: ZoneRules) {
+  init(_ rules: ZoneRules, addedSequence: UInt64) {
+    self.addedSequence = addedSequence
     exitConfirmations = Int32(clamping: rules.exitConfirmations)
     exitHysteresis = rules.exitHysteresis
     minimumRetriggerTime = rules.minimumRetriggerTime
@@ -129,6 +130,14 @@ struct ZoneCore {
     hasDwell = rules.dwell != nil
     dwell = rules.dwell ?? 0
   }
+}
+
+/// What an event copies from its zone, in a flat table beside `zoneSlots` (empty for a free
+/// slot): reading it retains the two values the event keeps, where reading through an optional
+/// `CompiledZone` copied the whole zone (its fences, GEOLINEs and rules) for each event.
+struct ZoneLabel {
+  var id = ""
+  var customData: JSONObject = [:]
 }
 
 /// Where a device stands with one zone.

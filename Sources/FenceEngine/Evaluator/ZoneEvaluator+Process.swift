@@ -290,8 +290,7 @@ extension ZoneEvaluator {
     for zoneSlot in zones {
       let r = records.recordIndex(of: zoneSlot).index
       let core = zoneCores[Int(zoneSlot)]
-      let addedSequence = zoneSlots.withUnsafeBufferPointer { $0[Int(zoneSlot)]?.addedSequence }
-      let isInitial = isFirst || (addedSequence ?? 0) > lastSequence
+      let isInitial = isFirst || core.addedSequence > lastSequence
       if (isInitial && !core.initialTrigger)
         || isSuppressed(records[r], at: t, minimumRetriggerTime: core.minimumRetriggerTime)
       {
@@ -332,10 +331,9 @@ extension ZoneEvaluator {
     events.append(ZoneEvent(kind: kind, time: time, device: devices[d].name))
     events.withUnsafeMutableBufferPointer { appended in
       let last = appended.count - 1
-      // Read in place: a plain subscript copies the whole compiled zone to read one field.
-      zoneSlots.withUnsafeBufferPointer { slots in
-        appended[last].zone = slots[Int(zone)]?.zone.id
-        appended[last].customData = slots[Int(zone)]?.zone.customData
+      zoneLabels.withUnsafeBufferPointer { labels in
+        appended[last].zone = labels[Int(zone)].id
+        appended[last].customData = labels[Int(zone)].customData
       }
       appended[last].fence = fence
       fill(&appended[last])

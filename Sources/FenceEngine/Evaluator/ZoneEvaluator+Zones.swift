@@ -80,6 +80,7 @@ extension ZoneEvaluator {
     elementSlotByID.reserveCapacity(elementSlotByID.count + elementCount)
     zoneSlots.reserveCapacity(zoneSlots.count + zones.count)
     zoneCores.reserveCapacity(zoneCores.count + zones.count)
+    zoneLabels.reserveCapacity(zoneLabels.count + zones.count)
     elements.reserveCapacity(elements.count + elementCount)
     elementCores.reserveCapacity(elementCores.count + elementCount)
     polygonFences.reserveCapacity(polygonFences.count + elementCount)
@@ -197,7 +198,7 @@ extension ZoneEvaluator {
     var reusable: [String: Int32] = [:]
     if let existing = zoneSlotByID[zone.id], let old = zoneSlots[Int(existing)] {
       zoneSlot = existing
-      addedSequence = old.addedSequence
+      addedSequence = zoneCores[Int(existing)].addedSequence
       for slot in old.fenceSlots + old.geolineSlots {
         guard let element = elements[Int(slot)] else { continue }
         reusable[element.id] = slot
@@ -207,6 +208,7 @@ extension ZoneEvaluator {
       if Int(zoneSlot) == zoneSlots.count {
         zoneSlots.append(nil)
         zoneCores.append(ZoneCore())
+        zoneLabels.append(ZoneLabel())
       }
       addSequence += 1
       addedSequence = addSequence
@@ -236,9 +238,9 @@ extension ZoneEvaluator {
     for (_, slot) in reusable { removeElement(slot: slot, batch: &batch) }
     let previous = zoneSlots[Int(zoneSlot)]
     zoneSlots[Int(zoneSlot)] = CompiledZone(
-      zone: zone, fenceSlots: fenceSlots, geolineSlots: geolineSlots,
-      addedSequence: addedSequence)
-    zoneCores[Int(zoneSlot)] = ZoneCore(zone.rules)
+      zone: zone, fenceSlots: fenceSlots, geolineSlots: geolineSlots)
+    zoneCores[Int(zoneSlot)] = ZoneCore(zone.rules, addedSequence: addedSequence)
+    zoneLabels[Int(zoneSlot)] = ZoneLabel(id: zone.id, customData: zone.customData)
     zoneSlotByID[zone.id] = zoneSlot
     // Only a replaced zone can have device state (a new slot's old state was purged).
     if let previous, previous.rules.dwell != nil || zone.rules.dwell != nil {
@@ -335,6 +337,7 @@ extension ZoneEvaluator {
     for element in zone.fenceSlots + zone.geolineSlots { removeElement(slot: element, batch: &batch) }
     zoneSlotByID[zone.id] = nil
     zoneSlots[Int(slot)] = nil
+    zoneLabels[Int(slot)] = ZoneLabel()
     batch.zones.append(slot)
   }
 
@@ -392,7 +395,7 @@ extension ZoneEvaluator {
   // MARK: - Lookups
 
   func zoneID(at slot: Int32) -> String {
-    zoneSlots.withUnsafeBufferPointer { $0[Int(slot)]?.zone.id } ?? ""
+    zoneLabels[Int(slot)].id
   }
 
   func elementID(at slot: Int32) -> String {

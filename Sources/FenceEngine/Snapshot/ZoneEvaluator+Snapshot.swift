@@ -17,8 +17,9 @@ extension ZoneEvaluator {
   /// without the others.
   public func snapshot(includingDevice isIncluded: (String) -> Bool) -> EvaluatorSnapshot {
     var zoneSequences: [EvaluatorSnapshot.ZoneSequence] = []
-    for case let zone? in zoneSlots {
-      zoneSequences.append(.init(zone: zone.id, addedSequence: zone.addedSequence))
+    for (slot, zone) in zoneSlots.enumerated() {
+      guard let zone else { continue }
+      zoneSequences.append(.init(zone: zone.id, addedSequence: zoneCores[slot].addedSequence))
     }
     zoneSequences.sort { $0.zone < $1.zone }
     var snapshotDevices: [EvaluatorSnapshot.Device] = []
@@ -74,7 +75,7 @@ extension ZoneEvaluator {
       newDevices.append(state)
     }
 
-    for (slot, sequence) in sequences { zoneSlots[Int(slot)]?.addedSequence = sequence }
+    for (slot, sequence) in sequences { zoneCores[Int(slot)].addedSequence = sequence }
     addSequence = snapshot.addSequence
     devices = newDevices
     deviceSlotByName = newSlotByName
