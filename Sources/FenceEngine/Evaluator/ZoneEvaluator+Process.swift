@@ -249,7 +249,7 @@ extension ZoneEvaluator {
           + Int64((span * crossing.fraction).rounded()))
       if let until = records[r].checkedInUntil, crossingTime < until { continue }
       let window = zoneCores[Int(crossing.zone)].minimumRetriggerTime
-      if isSuppressed(records[r], at: crossingTime, minimumRetriggerTime: window) { continue }
+      if records[r].isSuppressed(at: crossingTime, minimumRetriggerTime: window) { continue }
       records[r].windowStart = crossingTime
       appendEvent(
         .checkIn, time: crossingTime, device: d, zone: crossing.zone,
@@ -292,7 +292,7 @@ extension ZoneEvaluator {
       let core = zoneCores[Int(zoneSlot)]
       let isInitial = isFirst || core.addedSequence > lastSequence
       if (isInitial && !core.initialTrigger)
-        || isSuppressed(records[r], at: t, minimumRetriggerTime: core.minimumRetriggerTime)
+        || records[r].isSuppressed(at: t, minimumRetriggerTime: core.minimumRetriggerTime)
       {
         records[r].presence = .insideSilently
         records[r].exitCount = 0
@@ -659,18 +659,16 @@ extension ZoneEvaluator {
 
   /// Whether ``fireDueDwells(upTo:current:fix:into:)`` may fire anything: a queue entry is due,
   /// or the current device, whose records are `records`, has a waiting dwell.
+  ///
+  /// Reads the records' fields in place: a `for record in records` loop copies each record
+  /// (retaining its fence id) on every fix.
   @inline(__always)
   func dwellsMayFire(upTo time: Timestamp, records: [ZoneRecord]) -> Bool {
     if let next = dwellQueue.nextDeadline, next <= time { return true }
-    for record in records where record.dwell == .waiting { return true }
-    return false
-  }
-
-  /// Whether a check-in at `time` falls inside the record's MRT window.
-  func isSuppressed(_ record: ZoneRecord, at time: Timestamp, minimumRetriggerTime: Double)
-    -> Bool
-  {
-    record.isSuppressed(at: time, minimumRetriggerTime: minimumRetriggerTime)
+    return records.withUnsafeBufferPointer { records in
+      for r in records.indices where records[r].dwell == .waiting { return true }
+      return false
+    }
   }
 
   /// Drops records that hold neither a stay nor an open MRT window; `zoneCores` is the
@@ -687,8 +685,12 @@ extension ZoneEvaluator {
           && !record.isSuppressed(
             at: time, minimumRetriggerTime: cores[Int(record.zone)].minimumRetriggerTime)
       }
-      // Most fixes drop nothing: look before the generic removal.
-      guard records.contains(where: isDone) else { return }
+      // Most fixes drop nothing: look before the generic removal, reading the records in
+      // place (a `contains(where:)` over them copies each one).
+      let anyDone = records.withUnsafeBufferPointer { records in
+        records.indices.contains { isDone(records[$0]) }
+      }
+      guard anyDone else { return }
       records.removeAll(where: isDone)
     }
   }
