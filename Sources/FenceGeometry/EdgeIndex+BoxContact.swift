@@ -12,6 +12,22 @@ extension EdgeIndex {
   ///   Allocates nothing.
   func meetsBox(minX: Double, minY: Double, maxX: Double, maxY: Double, margin: Double) -> Bool
   {
+    forEachEdge(meetingBox: minX, minY, maxX, maxY, margin: margin) { _ in true }
+  }
+
+  /// Calls `body` with the number of each edge that meets the closed box `minX...maxX` ×
+  /// `minY...maxY` widened by `margin` degrees (as ``meetsBox(minX:minY:maxX:maxY:margin:)``
+  /// decides it: every edge within the box widened by `margin` less 10⁻¹² degrees is visited,
+  /// and some a little farther), until `body` returns `true`.
+  ///
+  /// - Returns: whether `body` stopped the search.
+  /// - Complexity: about O(log *n* + *k*) for the *k* edges whose chunk boxes meet the box.
+  ///   Allocates nothing.
+  func forEachEdge(
+    meetingBox minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double, margin: Double,
+    _ body: (Int) -> Bool
+  ) -> Bool
+  {
     let levels = tree.levelCount
     guard levels > 0 else { return false }
     let x0 = minX - margin
@@ -69,7 +85,7 @@ extension EdgeIndex {
                 let chunk = node - starts[0]
                 let first = chunk * chunkSize
                 for k in first..<min(edgeCount, first + chunkSize) where edgeMeets(k) {
-                  return true
+                  if body(k) { return true }
                 }
                 continue
               }

@@ -43,6 +43,14 @@ struct ContainmentCellCache {
   private var entries: [Entry] = []
   private(set) var pool: [Int32] = []
   private var poolUsed = 0
+  /// Per pool slot of a *test* list: the index in ``containmentTests`` of the polygon's test
+  /// for the cell, or -1 (a circle, or no test made).
+  private(set) var testLinks: [Int32] = []
+  /// The cell containment tests made since the last emptying, and their edges and the edges'
+  /// colours (see `CellContainmentTest`).
+  private(set) var containmentTests: [CellContainmentTest] = []
+  private var cellEdges: [CellEdge] = []
+  private var cellEdgeColours: [UInt8] = []
   private var entryCount = 0
   /// Entries filed since the last emptying carry this; emptying the cache increments it
   /// instead of clearing the table (zone changes empty it often: adding fences one by one).
@@ -76,6 +84,7 @@ struct ContainmentCellCache {
     mask = 2 * cells - 1
     shift = UInt64(64 - (2 * cells).trailingZeroBitCount)
     pool.append(contentsOf: repeatElement(0, count: cells * Self.slotsPerCell - pool.count))
+    testLinks.append(contentsOf: repeatElement(-1, count: pool.count - testLinks.count))
     for entry in old where entry.epoch == epoch { insert(entry) }
   }
 
@@ -158,6 +167,9 @@ struct ContainmentCellCache {
       for (k, slot) in inside.enumerated() { pool[start + k] = slot }
       for (k, slot) in test.enumerated() { pool[start + inside.count + k] = slot }
     }
+    testLinks.withUnsafeMutableBufferPointer { links in
+      for k in 0..<test.count { links[start + inside.count + k] = -1 }
+    }
     poolUsed += needed
     let entry = Entry(
       key: key, start: Int32(start), insideCount: Int32(inside.count),
@@ -181,5 +193,44 @@ struct ContainmentCellCache {
     }
     entryCount = 0
     poolUsed = 0
+    containmentTests.empty()
+    cellEdges.empty()
+    cellEdgeColours.empty()
+  }
+
+  // MARK: - Containment tests of mixed polygons
+
+  /// The most edges one cell containment test holds: more, and the polygon is tested in full.
+  /// Past about this many, walking the cell's edges costs as much as the stripe test.
+  static let edgesPerTest = 32
+  /// Edges held per cell of capacity, over all tests: once that many are held, no more tests
+  /// are made until the cache is emptied.
+  static let edgesPerCell = 16
+
+  /// Makes the containment test of `shape` for the pool slot `k` (of a *test* list of the
+  /// cell `cell` just filed) and links the slot to it; the slot stays unlinked when the test
+  /// cannot be made or the edge budget is spent.
+  mutating func attachContainmentTest(_ shape: MultiPolygon, cell: BoundingBox, slot k: Int) {
+    guard cellEdges.count + Self.edgesPerTest <= capacity * Self.edgesPerCell,
+      let test = shape.cellContainmentTest(
+        cell: cell, edgeLimit: Self.edgesPerTest, edges: &cellEdges, colours: &cellEdgeColours)
+    else { return }
+    testLinks[k] = Int32(containmentTests.count)
+    containmentTests.append(test)
+  }
+
+  /// The answer of the containment test linked to pool slot `k` at a coordinate: exactly the
+  /// polygon's containment, or `nil` when the slot has no test or the test leaves the point to
+  /// the full one (see `CellContainmentTest`).
+  @inline(__always)
+  func containment(slot k: Int, latitude: Double, longitude: Double) -> Bool? {
+    let link = testLinks[k]
+    guard link >= 0 else { return nil }
+    let test = containmentTests[Int(link)]
+    return cellEdges.withUnsafeBufferPointer { edges in
+      cellEdgeColours.withUnsafeBufferPointer { colours in
+        test.covers(x: longitude, y: latitude, edges: edges, colours: colours)
+      }
+    }
   }
 }

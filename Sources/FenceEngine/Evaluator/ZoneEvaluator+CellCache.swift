@@ -54,7 +54,40 @@ extension ZoneEvaluator {
     } else {
       classifyFences(in: cell, inside: &lists.inside, test: &lists.test)
     }
-    return file(key, &lists)
+    guard let entry = file(key, &lists) else { return nil }
+    attachContainmentTests(entry, cell: cell)
+    return entry
+  }
+
+  /// Makes the containment tests of the polygon fences in the *test* list of a cell just
+  /// filed (native polygons only; circles keep their own test).
+  private mutating func attachContainmentTests(
+    _ entry: ContainmentCellCache.Entry, cell: BoundingBox
+  ) {
+    let testStart = Int(entry.start) + Int(entry.insideCount)
+    for k in testStart..<(testStart + Int(entry.testCount)) {
+      let slot = Int(cellCache.pool[k])
+      guard elementCores[slot].kind == .polygon, let polygon = polygonFences[slot],
+        polygon.prepared == nil
+      else { continue }
+      cellCache.attachContainmentTest(polygon.shape, cell: cell, slot: k)
+    }
+  }
+
+  /// Whether the fence in the pool slot `k` of a filed cell's *test* list, `slot`, covers
+  /// `coordinate` (a point of that cell): a polygon by its cell containment test when it has
+  /// one and the test answers, otherwise as ``fenceContains(_:_:position:)``. The same answer
+  /// either way; the cell's test reads only the few edges meeting the cell.
+  @inline(__always)
+  func cellFenceContains(
+    _ slot: Int32, poolSlot k: Int, _ coordinate: Coordinate, position: inout Position?
+  ) -> Bool {
+    if let answer = cellCache.containment(
+      slot: k, latitude: coordinate.latitude, longitude: coordinate.longitude)
+    {
+      return answer
+    }
+    return fenceContains(slot, coordinate, position: &position)
   }
 
   /// Files the parent cell `key` from an index search.

@@ -409,7 +409,9 @@ extension ZoneEvaluator {
       for k in testStart..<(testStart + Int(cell.testCount)) {
         let slot = cellCache.pool[k]
         guard filter.allows(slot, current: current, previous: previous) else { continue }
-        if fenceContains(slot, coordinate, position: &position) { mark(slot, position) }
+        if cellFenceContains(slot, poolSlot: k, coordinate, position: &position) {
+          mark(slot, position)
+        }
       }
     } else {
       var hits: [Int32] = []
