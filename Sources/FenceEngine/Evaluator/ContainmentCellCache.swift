@@ -20,6 +20,12 @@ import FenceGeometry
 /// (in O(1), by an epoch count) and refilled as fixes arrive, so it stops allocating once it
 /// has grown to the stream's working set or to its capacity. Answers never depend on what the cache holds: it only saves work. The evaluator
 /// empties it whenever a zone changes.
+///
+/// A polygon on a cell's *test* list may also have a `CellContainmentTest` for that cell: its
+/// exact containment over only the edges meeting the cell, linked from the pool slot
+/// (``testLinks``). Those tests are made as cells are filed, forgotten with the cache, and hold
+/// at most ``edgesPerCell`` edges per cell of capacity (33 bytes per edge, and a test of 64
+/// bytes per edge at most), allocated as they are first needed.
 struct ContainmentCellCache {
   /// Cells per degree of latitude and of longitude.
   static let cellsPerDegree = 1024.0
@@ -65,7 +71,7 @@ struct ContainmentCellCache {
   static let initialCells = 1_024
 
   /// A cache of up to `capacity` cells (rounded up to a power of two; 0 turns it off). Its
-  /// memory, 112 bytes per cell, starts at 1,024 cells with the first cell filed and doubles
+  /// memory, 176 bytes per cell (plus the cell tests, see ``edgesPerCell``), starts at 1,024 cells with the first cell filed and doubles
   /// as cells fill, up to `capacity`; then the cache is emptied when full.
   init(capacity: Int) {
     var cells = 1
@@ -204,16 +210,19 @@ struct ContainmentCellCache {
   /// Past about this many, walking the cell's edges costs as much as the stripe test.
   static let edgesPerTest = 32
   /// Edges held per cell of capacity, over all tests: once that many are held, no more tests
-  /// are made until the cache is emptied.
-  static let edgesPerCell = 16
+  /// are made until the cache is emptied. The harbor week's visited cells hold about 0.35
+  /// edges each.
+  static let edgesPerCell = 4
 
   /// Makes the containment test of `shape` for the pool slot `k` (of a *test* list of the
   /// cell `cell` just filed) and links the slot to it; the slot stays unlinked when the test
   /// cannot be made or the edge budget is spent.
   mutating func attachContainmentTest(_ shape: MultiPolygon, cell: BoundingBox, slot k: Int) {
-    guard cellEdges.count + Self.edgesPerTest <= capacity * Self.edgesPerCell,
+    let room = capacity * Self.edgesPerCell - cellEdges.count
+    guard room > 0,
       let test = shape.cellContainmentTest(
-        cell: cell, edgeLimit: Self.edgesPerTest, edges: &cellEdges, colours: &cellEdgeColours)
+        cell: cell, edgeLimit: min(Self.edgesPerTest, room), edges: &cellEdges,
+        colours: &cellEdgeColours)
     else { return }
     testLinks[k] = Int32(containmentTests.count)
     containmentTests.append(test)
