@@ -56,6 +56,11 @@ package struct CellContainmentTest: Sendable {
   /// rounding of a coordinate's cell (about 3·10⁻¹⁴ degree), far below the cell margin.
   package static let pointMargin = 1e-10
 
+  /// A test that answers no point (`nil`): the stand-in for a test that could not be made.
+  package static let undecided = CellContainmentTest(
+    west: .infinity, south: .infinity, east: -.infinity, north: -.infinity, qx: 0, qy: 0,
+    referenceParities: 0, edgeStart: 0, edgeCount: 0)
+
   /// Whether the multipolygon covers the frame point (`x` longitude, `y` latitude), boundary
   /// included; `nil` when the point is outside the (widened) cell or a vertex lies exactly on
   /// the segment from it to *Q* (the caller then runs the full test). See the type's
@@ -71,6 +76,17 @@ package struct CellContainmentTest: Sendable {
     x: Double, y: Double, edges: UnsafeBufferPointer<CellEdge>,
     colours: UnsafeBufferPointer<UInt8>
   ) -> Bool? {
+    guard let found = crossings(x: x, y: y, edges: edges, colours: colours) else { return nil }
+    return found.onEdge || found.parities != 0
+  }
+
+  /// Whether the frame point lies on an edge, else its crossing parity per colour (as
+  /// ``covers(x:y:edges:colours:)``, which see); `nil` when undecided.
+  @inline(__always)
+  func crossings(
+    x: Double, y: Double, edges: UnsafeBufferPointer<CellEdge>,
+    colours: UnsafeBufferPointer<UInt8>
+  ) -> (onEdge: Bool, parities: UInt64)? {
     guard x >= west, x <= east, y >= south, y <= north else { return nil }
     var parities = referenceParities
     let start = Int(edgeStart)
@@ -81,7 +97,7 @@ package struct CellContainmentTest: Sendable {
       if side == 0 {
         if x >= min(e.ax, e.bx), x <= max(e.ax, e.bx), y >= min(e.ay, e.by), y <= max(e.ay, e.by)
         {
-          return true  // on the edge
+          return (true, 0)
         }
         continue
       }
@@ -90,7 +106,7 @@ package struct CellContainmentTest: Sendable {
       if turnA == 0 || turnB == 0 { return nil }  // a vertex on PQ
       if (turnA > 0) != (turnB > 0) { parities ^= 1 << UInt64(colours[k]) }
     }
-    return parities != 0
+    return (false, parities)
   }
 }
 
@@ -106,19 +122,16 @@ extension MultiPolygon {
   /// is on their left) and their colours to `colours`; see ``CellContainmentTest``.
   ///
   /// `nil` (and nothing appended) when the test cannot be made: more than `edgeLimit` edges
-  /// meet the cell, none does (containment is then the same over the cell, see
-  /// ``relation(toCell:)``), the multipolygon has no single stripe index or crosses the
-  /// antimeridian, the cell touches longitude ±180, or every reference point tried lies on an
-  /// edge's line.
+  /// meet the cell, the multipolygon has no single stripe index or crosses the antimeridian,
+  /// the cell touches longitude ±180, or every reference point tried lies on an edge's line.
+  /// When no edge meets the cell, the test answers every point of it with *Q*'s answer.
   ///
   /// - Complexity: about O(log *n* + *k*) for the *k* edges whose chunk boxes meet the cell,
   ///   plus one full containment test.
   package func cellContainmentTest(
     cell: BoundingBox, edgeLimit: Int, edges: inout [CellEdge], colours: inout [UInt8]
   ) -> CellContainmentTest? {
-    guard let stripes, !stripes.isUnwrapped, !cell.crossesAntimeridian, cell.west > -180,
-      cell.east < 180, stripes.partColours.count == polygons.count
-    else { return nil }
+    guard let stripes = cellTestStripes(cell) else { return nil }
     let start = edges.count
     precondition(colours.count == start, "one colour per cell edge")
     let margin = Self.cellMargin
@@ -145,37 +158,105 @@ extension MultiPolygon {
       }
       if overflows { break }
     }
-    let count = edges.count - start
-    func giveUp() -> CellContainmentTest? {
-      edges.removeSubrange(start...)
-      colours.removeSubrange(start...)
-      return nil
+    return finishCellTest(
+      cell, from: start, overflows: overflows, edges: &edges, colours: &colours
+    ) { x, y in stripes.crossingParities(x: x, y: y) }
+  }
+
+  /// The test for a box inside the cell of `parent` (a quarter of it), made from the parent's
+  /// edges instead of the polygon's index: the same test as
+  /// ``cellContainmentTest(cell:edgeLimit:edges:colours:)`` would make, for less. The
+  /// parent's edges are all those meeting its cell, so those meeting `box` are among them;
+  /// the reference point's parities come from the parent's test (or, when it cannot tell, the
+  /// full test).
+  ///
+  /// - Parameters:
+  ///   - parentEdges: the storage `parent` was made into; `parentColours`, their colours.
+  /// - Complexity: O(*k*) for the parent's *k* edges. Allocates only to grow `edges` and
+  ///   `colours`.
+  package func cellContainmentTest(
+    box: BoundingBox, within parent: CellContainmentTest, parentEdges: [CellEdge],
+    parentColours: [UInt8], edgeLimit: Int, edges: inout [CellEdge], colours: inout [UInt8]
+  ) -> CellContainmentTest? {
+    guard let stripes = cellTestStripes(box) else { return nil }
+    precondition(
+      box.west >= parent.west && box.east <= parent.east && box.south >= parent.south
+        && box.north <= parent.north, "a box inside the parent's cell")
+    let start = edges.count
+    precondition(colours.count == start, "one colour per cell edge")
+    let margin = Self.cellMargin
+    var overflows = false
+    let first = Int(parent.edgeStart)
+    for k in first..<(first + Int(parent.edgeCount)) {
+      let e = parentEdges[k]
+      guard
+        EdgeIndex.edge(
+          ax: e.ax, ay: e.ay, bx: e.bx, by: e.by,
+          meetsBox: box.west - margin, box.south - margin, box.east + margin, box.north + margin)
+      else { continue }
+      guard edges.count - start < edgeLimit else {
+        overflows = true
+        break
+      }
+      edges.append(e)
+      colours.append(parentColours[k])
     }
-    guard !overflows, count > 0 else { return giveUp() }
-    let width = cell.east - cell.west
-    let height = cell.north - cell.south
-    nextReference: for (fx, fy) in Self.cellReferenceFractions {
-      let qx = cell.west + fx * width
-      let qy = cell.south + fy * height
-      for k in start..<edges.count {
-        let e = edges[k]
-        if Orientation.determinant(ax: e.ax, ay: e.ay, bx: e.bx, by: e.by, cx: qx, cy: qy) == 0 {
-          continue nextReference
+    return finishCellTest(
+      box, from: start, overflows: overflows, edges: &edges, colours: &colours
+    ) { x, y in
+      let found = parentEdges.withUnsafeBufferPointer { e in
+        parentColours.withUnsafeBufferPointer { c in
+          parent.crossings(x: x, y: y, edges: e, colours: c)
         }
       }
-      guard let parities = stripes.crossingParities(x: qx, y: qy) else { continue }
-      for k in start..<edges.count {
-        let e = edges[k]
-        if Orientation.determinant(ax: e.ax, ay: e.ay, bx: e.bx, by: e.by, cx: qx, cy: qy) < 0 {
-          edges[k] = CellEdge(ax: e.bx, ay: e.by, bx: e.ax, by: e.ay)
-        }
-      }
-      let d = CellContainmentTest.pointMargin
-      return CellContainmentTest(
-        west: cell.west - d, south: cell.south - d, east: cell.east + d, north: cell.north + d,
-        qx: qx, qy: qy, referenceParities: parities, edgeStart: Int32(start),
-        edgeCount: Int32(count))
+      if let found, !found.onEdge { return found.parities }
+      return stripes.crossingParities(x: x, y: y)
     }
-    return giveUp()
+  }
+
+  /// The stripe index whose parities cell tests carry, if `cell` can have a test.
+  private func cellTestStripes(_ cell: BoundingBox) -> StripeIndex? {
+    guard let stripes, !stripes.isUnwrapped, !cell.crossesAntimeridian, cell.west > -180,
+      cell.east < 180, stripes.partColours.count == polygons.count
+    else { return nil }
+    return stripes
+  }
+
+  /// Picks the reference point for the edges appended from `start` and directs them, or
+  /// removes them and gives `nil` (on `overflows`, or when every reference point tried lies on
+  /// an edge's line or `parities` has no answer there).
+  private func finishCellTest(
+    _ cell: BoundingBox, from start: Int, overflows: Bool, edges: inout [CellEdge],
+    colours: inout [UInt8], parities: (Double, Double) -> UInt64?
+  ) -> CellContainmentTest? {
+    if !overflows {
+      let width = cell.east - cell.west
+      let height = cell.north - cell.south
+      nextReference: for (fx, fy) in Self.cellReferenceFractions {
+        let qx = cell.west + fx * width
+        let qy = cell.south + fy * height
+        for k in start..<edges.count {
+          let e = edges[k]
+          if Orientation.determinant(ax: e.ax, ay: e.ay, bx: e.bx, by: e.by, cx: qx, cy: qy) == 0 {
+            continue nextReference
+          }
+        }
+        guard let referenceParities = parities(qx, qy) else { continue }
+        for k in start..<edges.count {
+          let e = edges[k]
+          if Orientation.determinant(ax: e.ax, ay: e.ay, bx: e.bx, by: e.by, cx: qx, cy: qy) < 0 {
+            edges[k] = CellEdge(ax: e.bx, ay: e.by, bx: e.ax, by: e.ay)
+          }
+        }
+        let d = CellContainmentTest.pointMargin
+        return CellContainmentTest(
+          west: cell.west - d, south: cell.south - d, east: cell.east + d, north: cell.north + d,
+          qx: qx, qy: qy, referenceParities: referenceParities, edgeStart: Int32(start),
+          edgeCount: Int32(edges.count - start))
+      }
+    }
+    edges.removeSubrange(start...)
+    colours.removeSubrange(start...)
+    return nil
   }
 }

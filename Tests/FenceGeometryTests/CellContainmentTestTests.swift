@@ -13,13 +13,18 @@ import Testing
     /// Cells tried, and those for which a test was made.
     var cells = 0
     var tests = 0
-    /// Points asked, points the cell test answered, and points it left to the full test.
+    /// Points of the tests' boxes asked, points the test answered, and points it left to the
+    /// full test (a vertex on the segment to the reference point).
     var points = 0
     var answered = 0
     var covered = 0
     var fellBack = 0
-    /// Tests whose edges have several stripe colours (parts with overlapping boxes).
+    /// Tests whose edges have several stripe colours (parts with overlapping boxes), and tests
+    /// of boxes that no edge meets.
     var multiColour = 0
+    var withoutEdges = 0
+    /// Quarter tests made from their cell's test.
+    var quarterTests = 0
     /// Answers that differ from the full test.
     var wrong = 0
   }
@@ -34,8 +39,10 @@ import Testing
   }
 
   /// Makes the test of `shape` for `cell` (into shared storage, so that tests start at
-  /// varied offsets) and checks it at `points` (longitude, latitude) plus the cell's corners,
-  /// side midpoints, centre, and the vertices and edge midpoints of the polygon inside it.
+  /// varied offsets), then the tests of its four quarters from it, and checks them at `points`
+  /// (longitude, latitude) plus the cell's corners, side midpoints, centre, and the vertices
+  /// and edge midpoints of the polygon inside it. A quarter's test must hold the same edges
+  /// as one made from the polygon's index.
   static func check(
     _ shape: MultiPolygon, cell: BoundingBox, points: [(Double, Double)],
     edges: inout [CellEdge], colours: inout [UInt8], tally: inout Tally
@@ -69,23 +76,58 @@ import Testing
         }
       }
     }
-    edges.withUnsafeBufferPointer { e in
-      colours.withUnsafeBufferPointer { c in
-        for (x, y) in all {
-          tally.points += 1
-          let full = shape.contains(latitude: y, longitude: x)
-          guard let answer = test.covers(x: x, y: y, edges: e, colours: c) else {
-            tally.fellBack += 1
-            continue
-          }
-          tally.answered += 1
-          if answer { tally.covered += 1 }
-          if answer != full {
-            tally.wrong += 1
-            Issue.record("cell \(cell): (\(x), \(y)) answered \(answer), contains says \(full)")
+    func verify(_ test: CellContainmentTest, _ box: BoundingBox) {
+      if test.edgeCount == 0 { tally.withoutEdges += 1 }
+      edges.withUnsafeBufferPointer { e in
+        colours.withUnsafeBufferPointer { c in
+          for (x, y) in all {
+            let d = CellContainmentTest.pointMargin
+            guard x >= box.west - d, x <= box.east + d, y >= box.south - d, y <= box.north + d
+            else {
+              #expect(test.covers(x: x, y: y, edges: e, colours: c) == nil)
+              continue
+            }
+            tally.points += 1
+            let full = shape.contains(latitude: y, longitude: x)
+            guard let answer = test.covers(x: x, y: y, edges: e, colours: c) else {
+              tally.fellBack += 1
+              continue
+            }
+            tally.answered += 1
+            if answer { tally.covered += 1 }
+            if answer != full {
+              tally.wrong += 1
+              Issue.record("box \(box): (\(x), \(y)) answered \(answer), contains says \(full)")
+            }
           }
         }
       }
+    }
+    verify(test, cell)
+    let parentEdges = edges
+    let parentColours = colours
+    let midX = (cell.west + cell.east) / 2
+    let midY = (cell.south + cell.north) / 2
+    for (west, south, east, north) in [
+      (cell.west, cell.south, midX, midY), (midX, cell.south, cell.east, midY),
+      (cell.west, midY, midX, cell.north), (midX, midY, cell.east, cell.north),
+    ] {
+      let quarter = BoundingBox(south: south, west: west, north: north, east: east)
+      var alone: [CellEdge] = []
+      var aloneColours: [UInt8] = []
+      let direct = shape.cellContainmentTest(
+        cell: quarter, edgeLimit: 64, edges: &alone, colours: &aloneColours)
+      guard
+        let test = shape.cellContainmentTest(
+          box: quarter, within: test, parentEdges: parentEdges, parentColours: parentColours,
+          edgeLimit: 64, edges: &edges, colours: &colours)
+      else {
+        #expect(direct == nil, "quarter \(quarter) has a test from the index only")
+        continue
+      }
+      tally.quarterTests += 1
+      #expect(direct?.edgeCount == test.edgeCount, "quarter \(quarter): the same edges")
+      verify(test, quarter)
     }
   }
 
@@ -142,11 +184,14 @@ import Testing
     #expect(tally.wrong == 0)
     // Most cells get a test (the others have over 64 edges); every answer is checked, both
     // answers occur, and the four cells of parts with overlapping boxes use several colours.
+    // Most cells get a test (the others have over 64 edges), and so do all their quarters
+    // (a third of them meet no edge); every answer is checked, both answers occur, and the
+    // four cells of parts with overlapping boxes use several colours.
     #expect(
       tally
         == Tally(
-          cells: 952, tests: 807, points: 49_876, answered: 49_874, covered: 34_734, fellBack: 2,
-          multiColour: 4))
+          cells: 952, tests: 807, points: 105_401, answered: 105_397, covered: 72_092,
+          fellBack: 4, multiColour: 4, withoutEdges: 1_163, quarterTests: 3_228))
   }
 
   /// A cell of 1/1024 degree at New York and a point of it on a grid of 1/16 of its side
@@ -188,6 +233,9 @@ import Testing
       try Self.shape([[(0, 0), (10, 0), (10, 10), (0, 10)]], [[(6, 6), (16, 6), (16, 16), (6, 16)]]),
       // A diamond with its vertices at the sides' midpoints, and a triangle in a corner.
       try Self.shape([[(8, 0), (16, 8), (8, 16), (0, 8)]], [[(-4, -4), (2, -4), (-4, 2)]]),
+      // Squares whose edges meet one quarter only: the others lie all outside, or all inside.
+      try Self.shape([[(-8, -8), (4, -8), (4, 4), (-8, 4)]]),
+      try Self.shape([[(-8, -8), (12, -8), (12, 12), (-8, 12)]]),
     ]
     var grid: [(Double, Double)] = []
     for i in -1...17 { for j in -1...17 { grid.append(Self.at(Double(i), Double(j))) } }
@@ -195,6 +243,8 @@ import Testing
     var tally = Tally()
     var edges: [CellEdge] = []
     var colours: [UInt8] = []
+    // The cell, then its quarters (as the evaluator files them: the grid's middle lines are
+    // their sides; some quarters meet no edge, and answer every point alike).
     for shape in shapes {
       #expect(shape.relation(toCell: Self.cell) == .mixed)
       let points = grid + Self.randomPoints(in: Self.cell, count: 200, generator: &generator)
@@ -202,13 +252,13 @@ import Testing
         shape, cell: Self.cell, points: points, edges: &edges, colours: &colours, tally: &tally)
     }
     #expect(tally.wrong == 0)
-    // The grid's points outside the cell (72 per shape) and those whose segment to the
-    // reference point passes through a vertex are left to the full test.
+    // Points whose segment to the reference point passes through a vertex are left to the
+    // full test (the grid makes that common here).
     #expect(
       tally
         == Tally(
-          cells: 7, tests: 7, points: 4_060, answered: 3_522, covered: 2_048, fellBack: 538,
-          multiColour: 1))
+          cells: 9, tests: 9, points: 9_514, answered: 9_439, covered: 5_041, fellBack: 75,
+          multiColour: 1, withoutEdges: 4, quarterTests: 36))
   }
 
   /// No test when too many edges meet the cell, when every reference point lies on an edge's

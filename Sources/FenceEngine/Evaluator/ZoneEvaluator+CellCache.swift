@@ -70,7 +70,7 @@ extension ZoneEvaluator {
       guard elementCores[slot].kind == .polygon, let polygon = polygonFences[slot],
         polygon.prepared == nil
       else { continue }
-      cellCache.attachContainmentTest(polygon.shape, cell: cell, slot: k)
+      cellCache.attachContainmentTests(polygon.shape, cell: cell, slot: k)
     }
   }
 

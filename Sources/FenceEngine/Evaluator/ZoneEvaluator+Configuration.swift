@@ -34,8 +34,9 @@ extension ZoneEvaluator {
     /// device, skip the index search and most polygon tests. The cache takes 176 bytes per
     /// cell, starting at 1,024 cells and doubling as cells fill (11.5 MB at the default
     /// capacity), plus the cell tests of polygons crossing visited cells, allocated as made
-    /// and bounded by 388 bytes per cell of capacity; it is emptied when full or when a zone changes, and never changes an answer. Used with the ``PredicateBackend/native`` backend only (with
-    /// GEOS every polygon test goes to GEOS).
+    /// and bounded by 388 bytes per cell of capacity; it is emptied when full or when a zone
+    /// changes, and never changes an answer. Used with the ``PredicateBackend/native`` backend
+    /// only (with GEOS every polygon test goes to GEOS).
     public var cellCacheCapacity: Int
 
     /// A configuration; every parameter defaults to the spec's default.
