@@ -49,8 +49,11 @@ struct ContainmentCellCache {
   private var entries: [Entry] = []
   private(set) var pool: [Int32] = []
   private var poolUsed = 0
-  /// Per pool slot of a *test* list: the index in ``containmentTests`` of the polygon's test
-  /// for the cell, or -1 (a circle, or no test made).
+  /// Per pool slot of a *test* list: the index in ``containmentTests`` of the first of the
+  /// polygon's four tests for the cell's quarters (see ``quarter(latitude:longitude:)``); -1
+  /// when it has none and gets none (a circle, or no test could be made); below -1 while the
+  /// polygon waits for its tests, counting up to -1 by one per full test (see
+  /// ``countFullTest(slot:)``).
   private(set) var testLinks: [Int32] = []
   /// The cell containment tests made since the last emptying, and their edges and the edges'
   /// colours (see `CellContainmentTest`).
@@ -219,6 +222,25 @@ struct ContainmentCellCache {
   /// about 0.4 edges and 0.4 tests each.
   static let edgesPerCell = 4
   static let testsPerCell = 4
+
+  /// Full tests of a polygon in a cell before its cell tests are made: making them costs about
+  /// as much as twenty full tests, and many cells see only a fix or two.
+  static let fullTestsBeforeCellTests: Int32 = 4
+
+  /// Marks the pool slot `k` (of a *test* list) as a polygon that gets cell tests after
+  /// ``fullTestsBeforeCellTests`` full tests.
+  mutating func awaitCellTests(slot k: Int) {
+    testLinks[k] = -1 - Self.fullTestsBeforeCellTests
+  }
+
+  /// Counts a full test of the polygon in pool slot `k`; `true` when its cell tests are due
+  /// now (the caller then makes them, or the slot stays at -1).
+  @inline(__always)
+  mutating func countFullTest(slot k: Int) -> Bool {
+    guard testLinks[k] < -1 else { return false }
+    testLinks[k] += 1
+    return testLinks[k] == -1
+  }
 
   /// Makes the containment tests of `shape` for the pool slot `k` (of a *test* list of the
   /// cell `cell` just filed), one per quarter of the cell (2 × 2, each with its own reference

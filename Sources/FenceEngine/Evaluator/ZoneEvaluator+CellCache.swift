@@ -55,37 +55,41 @@ extension ZoneEvaluator {
       classifyFences(in: cell, inside: &lists.inside, test: &lists.test)
     }
     guard let entry = file(key, &lists) else { return nil }
-    attachContainmentTests(entry, cell: cell)
+    awaitContainmentTests(entry)
     return entry
   }
 
-  /// Makes the containment tests of the polygon fences in the *test* list of a cell just
-  /// filed (native polygons only; circles keep their own test).
-  private mutating func attachContainmentTests(
-    _ entry: ContainmentCellCache.Entry, cell: BoundingBox
-  ) {
+  /// Marks the native polygon fences in the *test* list of a cell just filed as waiting for
+  /// their cell containment tests (circles keep their own test).
+  private mutating func awaitContainmentTests(_ entry: ContainmentCellCache.Entry) {
     let testStart = Int(entry.start) + Int(entry.insideCount)
     for k in testStart..<(testStart + Int(entry.testCount)) {
       let slot = Int(cellCache.pool[k])
-      guard elementCores[slot].kind == .polygon, let polygon = polygonFences[slot],
-        polygon.prepared == nil
+      guard elementCores[slot].kind == .polygon, polygonFences[slot]?.prepared == nil
       else { continue }
-      cellCache.attachContainmentTests(polygon.shape, cell: cell, slot: k)
+      cellCache.awaitCellTests(slot: k)
     }
   }
 
   /// Whether the fence in the pool slot `k` of a filed cell's *test* list, `slot`, covers
-  /// `coordinate` (a point of that cell): a polygon by its cell containment test when it has
-  /// one and the test answers, otherwise as ``fenceContains(_:_:position:)``. The same answer
-  /// either way; the cell's test reads only the few edges meeting the cell.
+  /// `coordinate` (a point of that cell): a polygon by its cell containment tests when it has
+  /// them and they answer, otherwise as ``fenceContains(_:_:position:)``. The same answer
+  /// either way; a cell test reads only the few edges meeting the fix's quarter of the cell.
+  /// A polygon's cell tests are made after a few full tests in the cell
+  /// (`ContainmentCellCache.fullTestsBeforeCellTests`).
   @inline(__always)
-  func cellFenceContains(
+  mutating func cellFenceContains(
     _ slot: Int32, poolSlot k: Int, _ coordinate: Coordinate, position: inout Position?
   ) -> Bool {
-    if let answer = cellCache.containment(
-      slot: k, latitude: coordinate.latitude, longitude: coordinate.longitude)
-    {
+    let latitude = coordinate.latitude
+    let longitude = coordinate.longitude
+    if let answer = cellCache.containment(slot: k, latitude: latitude, longitude: longitude) {
       return answer
+    }
+    if cellCache.countFullTest(slot: k), let polygon = polygonFences[Int(slot)] {
+      let key = ContainmentCellCache.key(latitude: latitude, longitude: longitude)
+      cellCache.attachContainmentTests(
+        polygon.shape, cell: ContainmentCellCache.cell(key), slot: k)
     }
     return fenceContains(slot, coordinate, position: &position)
   }
