@@ -12,6 +12,22 @@ extension EdgeIndex {
   ///   Allocates nothing.
   func meetsBox(minX: Double, minY: Double, maxX: Double, maxY: Double, margin: Double) -> Bool
   {
+    forEachEdge(meetingBox: minX, minY, maxX, maxY, margin: margin) { _ in true }
+  }
+
+  /// Calls `body` with the number of each edge that meets the closed box `minX...maxX` ×
+  /// `minY...maxY` widened by `margin` degrees (as ``meetsBox(minX:minY:maxX:maxY:margin:)``
+  /// decides it: every edge within the box widened by `margin` less 10⁻¹² degrees is visited,
+  /// and some a little farther), until `body` returns `true`.
+  ///
+  /// - Returns: whether `body` stopped the search.
+  /// - Complexity: about O(log *n* + *k*) for the *k* edges whose chunk boxes meet the box.
+  ///   Allocates nothing.
+  func forEachEdge(
+    meetingBox minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double, margin: Double,
+    _ body: (Int) -> Bool
+  ) -> Bool
+  {
     let levels = tree.levelCount
     guard levels > 0 else { return false }
     let x0 = minX - margin
@@ -34,21 +50,9 @@ extension EdgeIndex {
           }
           @inline(__always)
           func edgeMeets(_ k: Int) -> Bool {
-            let ax = e[4 * k]
-            let ay = e[4 * k + 1]
-            let bx = e[4 * k + 2]
-            let by = e[4 * k + 3]
-            guard min(ax, bx) <= x1, max(ax, bx) >= x0, min(ay, by) <= y1, max(ay, by) >= y0
-            else { return false }
-            let dx = bx - ax
-            let dy = by - ay
-            let s0 = dx * (y0 - ay) - dy * (x0 - ax)
-            let s1 = dx * (y0 - ay) - dy * (x1 - ax)
-            let s2 = dx * (y1 - ay) - dy * (x0 - ax)
-            let s3 = dx * (y1 - ay) - dy * (x1 - ax)
-            let allAbove = s0 > 0 && s1 > 0 && s2 > 0 && s3 > 0
-            let allBelow = s0 < 0 && s1 < 0 && s2 < 0 && s3 < 0
-            return !(allAbove || allBelow)
+            EdgeIndex.edge(
+              ax: e[4 * k], ay: e[4 * k + 1], bx: e[4 * k + 2], by: e[4 * k + 3],
+              meetsBox: x0, y0, x1, y1)
           }
           // Pending (level, node) pairs: fanOut - 1 siblings wait per level at most, plus one.
           return withUnsafeTemporaryAllocation(
@@ -69,7 +73,7 @@ extension EdgeIndex {
                 let chunk = node - starts[0]
                 let first = chunk * chunkSize
                 for k in first..<min(edgeCount, first + chunkSize) where edgeMeets(k) {
-                  return true
+                  if body(k) { return true }
                 }
                 continue
               }
@@ -88,5 +92,28 @@ extension EdgeIndex {
         }
       }
     }
+  }
+
+  /// Whether the edge from (`ax`, `ay`) to (`bx`, `by`) meets the closed box `x0...x1` ×
+  /// `y0...y1`, as far as rounding lets the test tell: their extents overlap and the box's
+  /// corners do not all lie strictly on one side of the edge's line. Rounding (below 10⁻¹²
+  /// degrees for frame coordinates) may turn a near miss into `true`, or a contact within that
+  /// distance of the box into `false`: callers widen the box by a margin far above it.
+  @inline(__always)
+  static func edge(
+    ax: Double, ay: Double, bx: Double, by: Double,
+    meetsBox x0: Double, _ y0: Double, _ x1: Double, _ y1: Double
+  ) -> Bool {
+    guard min(ax, bx) <= x1, max(ax, bx) >= x0, min(ay, by) <= y1, max(ay, by) >= y0
+    else { return false }
+    let dx = bx - ax
+    let dy = by - ay
+    let s0 = dx * (y0 - ay) - dy * (x0 - ax)
+    let s1 = dx * (y0 - ay) - dy * (x1 - ax)
+    let s2 = dx * (y1 - ay) - dy * (x0 - ax)
+    let s3 = dx * (y1 - ay) - dy * (x1 - ax)
+    let allAbove = s0 > 0 && s1 > 0 && s2 > 0 && s3 > 0
+    let allBelow = s0 < 0 && s1 < 0 && s2 < 0 && s3 < 0
+    return !(allAbove || allBelow)
   }
 }

@@ -29,6 +29,8 @@ final class StripeIndex: Sendable {
   let entries: ContiguousArray<Double>
   /// The colour of each entry (a bit number of the parity word).
   let colours: ContiguousArray<UInt8>
+  /// The colour of each part, in the order the parts were given.
+  let partColours: [UInt8]
 
   /// Shapes with fewer edges than this are scanned whole: a stripe would not pay for itself.
   static let smallEdgeCount = 32
@@ -41,6 +43,7 @@ final class StripeIndex: Sendable {
     let unwrapped = parts[0].isUnwrapped
     precondition(parts.allSatisfy { $0.isUnwrapped == unwrapped }, "parts in one frame")
     isUnwrapped = unwrapped
+    self.partColours = partColours
     var minX = Double.infinity
     var maxX = -Double.infinity
     var minY = Double.infinity
@@ -170,7 +173,18 @@ final class StripeIndex: Sendable {
   /// - Complexity: O(1) outside the box; O(*k*) for the *k* entries of the stripe. Allocates
   ///   nothing.
   func covers(x: Double, y: Double) -> Bool {
-    guard y >= minY, y <= maxY, x >= minX, x <= maxX else { return false }
+    guard let parities = crossingParities(x: x, y: y) else { return true }
+    return parities != 0
+  }
+
+  /// The crossing parity of a frame point per colour (bit *c* for colour *c*: 1 when the point
+  /// is strictly inside that colour's rings), or `nil` when the point lies on an edge. See
+  /// ``covers(x:y:)``.
+  ///
+  /// - Complexity: as ``covers(x:y:)``. Allocates nothing.
+  @inline(__always)
+  func crossingParities(x: Double, y: Double) -> UInt64? {
+    guard y >= minY, y <= maxY, x >= minX, x <= maxX else { return 0 }
     let s = StripeIndex.stripe(y, minY: minY, scale: stripeScale, count: stripeCount)
     return offsets.withUnsafeBufferPointer { o in
       entries.withUnsafeBufferPointer { e in
@@ -193,11 +207,11 @@ final class StripeIndex: Sendable {
               continue
             }
             let turn = Orientation.determinant(ax: ax, ay: ay, bx: bx, by: by, cx: x, cy: y)
-            if turn == 0 { return true }  // collinear and inside the edge's box: on the edge
+            if turn == 0 { return nil }  // collinear and inside the edge's box: on the edge
             // Upward edge: its crossing is right of the point when the point is on its left.
             if crosses && (by > ay) == (turn > 0) { parity ^= 1 << UInt64(c[k]) }
           }
-          return parity != 0
+          return parity
         }
       }
     }

@@ -20,6 +20,12 @@ import FenceGeometry
 /// (in O(1), by an epoch count) and refilled as fixes arrive, so it stops allocating once it
 /// has grown to the stream's working set or to its capacity. Answers never depend on what the cache holds: it only saves work. The evaluator
 /// empties it whenever a zone changes.
+///
+/// A polygon on a cell's *test* list may also have a `CellContainmentTest` for each quarter of
+/// that cell: its exact containment over only the edges meeting the quarter, linked from the
+/// pool slot (``testLinks``). Those tests are made as cells are filed, forgotten with the
+/// cache, and hold at most ``edgesPerCell`` edges (33 bytes each) and ``testsPerCell`` tests
+/// (64 bytes each) per cell of capacity, allocated as they are first needed.
 struct ContainmentCellCache {
   /// Cells per degree of latitude and of longitude.
   static let cellsPerDegree = 1024.0
@@ -43,6 +49,20 @@ struct ContainmentCellCache {
   private var entries: [Entry] = []
   private(set) var pool: [Int32] = []
   private var poolUsed = 0
+  /// Per pool slot of a *test* list: the index in ``containmentTests`` of the first of the
+  /// polygon's four tests for the cell's quarters (see ``quarter(latitude:longitude:)``); -1
+  /// when it has none and gets none (a circle, or no test could be made); below -1 while the
+  /// polygon waits for its tests, counting up to -1 by one per full test (see
+  /// ``countFullTest(slot:)``).
+  private(set) var testLinks: [Int32] = []
+  /// The cell containment tests made since the last emptying, and their edges and the edges'
+  /// colours (see `CellContainmentTest`).
+  private(set) var containmentTests: [CellContainmentTest] = []
+  private var cellEdges: [CellEdge] = []
+  private var cellEdgeColours: [UInt8] = []
+  /// The whole cell's edges while its quarters' tests are made from them.
+  private var scratchEdges: [CellEdge] = []
+  private var scratchColours: [UInt8] = []
   private var entryCount = 0
   /// Entries filed since the last emptying carry this; emptying the cache increments it
   /// instead of clearing the table (zone changes empty it often: adding fences one by one).
@@ -57,8 +77,9 @@ struct ContainmentCellCache {
   static let initialCells = 1_024
 
   /// A cache of up to `capacity` cells (rounded up to a power of two; 0 turns it off). Its
-  /// memory, 112 bytes per cell, starts at 1,024 cells with the first cell filed and doubles
-  /// as cells fill, up to `capacity`; then the cache is emptied when full.
+  /// memory, 176 bytes per cell (plus the cell tests, see ``edgesPerCell``), starts at 1,024
+  /// cells with the first cell filed and doubles as cells fill, up to `capacity`; then the
+  /// cache is emptied when full.
   init(capacity: Int) {
     var cells = 1
     while cells < capacity { cells <<= 1 }
@@ -76,6 +97,7 @@ struct ContainmentCellCache {
     mask = 2 * cells - 1
     shift = UInt64(64 - (2 * cells).trailingZeroBitCount)
     pool.append(contentsOf: repeatElement(0, count: cells * Self.slotsPerCell - pool.count))
+    testLinks.append(contentsOf: repeatElement(-1, count: pool.count - testLinks.count))
     for entry in old where entry.epoch == epoch { insert(entry) }
   }
 
@@ -158,6 +180,9 @@ struct ContainmentCellCache {
       for (k, slot) in inside.enumerated() { pool[start + k] = slot }
       for (k, slot) in test.enumerated() { pool[start + inside.count + k] = slot }
     }
+    testLinks.withUnsafeMutableBufferPointer { links in
+      for k in 0..<test.count { links[start + inside.count + k] = -1 }
+    }
     poolUsed += needed
     let entry = Entry(
       key: key, start: Int32(start), insideCount: Int32(inside.count),
@@ -181,5 +206,107 @@ struct ContainmentCellCache {
     }
     entryCount = 0
     poolUsed = 0
+    containmentTests.empty()
+    cellEdges.empty()
+    cellEdgeColours.empty()
+  }
+
+  // MARK: - Containment tests of mixed polygons
+
+  /// The most edges one cell containment test holds: more, and the polygon is tested in full
+  /// in that quarter of the cell. Past about this many, walking the edges costs as much as the
+  /// stripe test.
+  static let edgesPerTest = 32
+  /// Edges, and tests, held per cell of capacity over all cells: once either budget is spent,
+  /// no more tests are made until the cache is emptied. The harbor week's visited cells hold
+  /// about 0.4 edges and 0.4 tests each.
+  static let edgesPerCell = 4
+  static let testsPerCell = 4
+
+  /// Full tests of a polygon in a cell before its cell tests are made: making them costs about
+  /// as much as twenty full tests, and many cells see only a fix or two.
+  static let fullTestsBeforeCellTests: Int32 = 4
+
+  /// Marks the pool slot `k` (of a *test* list) as a polygon that gets cell tests after
+  /// ``fullTestsBeforeCellTests`` full tests.
+  mutating func awaitCellTests(slot k: Int) {
+    testLinks[k] = -1 - Self.fullTestsBeforeCellTests
+  }
+
+  /// Counts a full test of the polygon in pool slot `k`; `true` when its cell tests are due
+  /// now (the caller then makes them, or the slot stays at -1).
+  @inline(__always)
+  mutating func countFullTest(slot k: Int) -> Bool {
+    guard testLinks[k] < -1 else { return false }
+    testLinks[k] += 1
+    return testLinks[k] == -1
+  }
+
+  /// Makes the containment tests of `shape` for the pool slot `k` (of a *test* list of the
+  /// cell `cell` just filed), one per quarter of the cell (2 × 2, each with its own reference
+  /// point, so that a fix reads only the edges meeting its quarter), and links the slot to
+  /// them. A quarter whose test cannot be made gets `CellContainmentTest.undecided`; the slot
+  /// stays unlinked when no quarter has a test or a budget is spent.
+  mutating func attachContainmentTests(_ shape: MultiPolygon, cell: BoundingBox, slot k: Int) {
+    guard containmentTests.count + 4 <= capacity * Self.testsPerCell else { return }
+    let base = containmentTests.count
+    let midX = (cell.west + cell.east) / 2
+    let midY = (cell.south + cell.north) / 2
+    // The whole cell's edges first (one search of the polygon's index), then each quarter's
+    // from those.
+    scratchEdges.empty()
+    scratchColours.empty()
+    let whole = shape.cellContainmentTest(
+      cell: cell, edgeLimit: 4 * Self.edgesPerTest, edges: &scratchEdges,
+      colours: &scratchColours)
+    var made = 0
+    for quarter in 0..<4 {
+      let quarterBox = BoundingBox(
+        south: quarter & 2 == 0 ? cell.south : midY, west: quarter & 1 == 0 ? cell.west : midX,
+        north: quarter & 2 == 0 ? midY : cell.north, east: quarter & 1 == 0 ? midX : cell.east)
+      let room = min(Self.edgesPerTest, capacity * Self.edgesPerCell - cellEdges.count)
+      let test =
+        if let whole {
+          shape.cellContainmentTest(
+            box: quarterBox, within: whole, parentEdges: scratchEdges,
+            parentColours: scratchColours, edgeLimit: room, edges: &cellEdges,
+            colours: &cellEdgeColours)
+        } else {
+          shape.cellContainmentTest(
+            cell: quarterBox, edgeLimit: room, edges: &cellEdges, colours: &cellEdgeColours)
+        }
+      if let test {
+        containmentTests.append(test)
+        made += 1
+      } else {
+        containmentTests.append(.undecided)
+      }
+    }
+    if made > 0 { testLinks[k] = Int32(base) } else { containmentTests.removeLast(4) }
+  }
+
+  /// Which quarter of its cell holds a coordinate (bit 0: east half, bit 1: north half), as
+  /// the cell's key rounds it; a point within 10⁻¹⁰ degree of the quarter is answered by the
+  /// quarter's test, so the rounding cannot make an answer wrong.
+  @inline(__always)
+  static func quarter(latitude: Double, longitude: Double) -> Int {
+    let column = Int((longitude + 180) * (2 * cellsPerDegree))
+    let row = Int((latitude + 90) * (2 * cellsPerDegree))
+    return (column & 1) | (row & 1) << 1
+  }
+
+  /// The answer of the containment tests linked to pool slot `k` at a coordinate of the cell:
+  /// exactly the polygon's containment, or `nil` when the slot has no tests or its quarter's
+  /// test leaves the point to the full one (see `CellContainmentTest`).
+  @inline(__always)
+  func containment(slot k: Int, latitude: Double, longitude: Double) -> Bool? {
+    let link = testLinks[k]
+    guard link >= 0 else { return nil }
+    let test = containmentTests[Int(link) + Self.quarter(latitude: latitude, longitude: longitude)]
+    return cellEdges.withUnsafeBufferPointer { edges in
+      cellEdgeColours.withUnsafeBufferPointer { colours in
+        test.covers(x: longitude, y: latitude, edges: edges, colours: colours)
+      }
+    }
   }
 }

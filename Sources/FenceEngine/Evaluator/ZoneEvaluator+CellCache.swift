@@ -54,7 +54,44 @@ extension ZoneEvaluator {
     } else {
       classifyFences(in: cell, inside: &lists.inside, test: &lists.test)
     }
-    return file(key, &lists)
+    guard let entry = file(key, &lists) else { return nil }
+    awaitContainmentTests(entry)
+    return entry
+  }
+
+  /// Marks the native polygon fences in the *test* list of a cell just filed as waiting for
+  /// their cell containment tests (circles keep their own test).
+  private mutating func awaitContainmentTests(_ entry: ContainmentCellCache.Entry) {
+    let testStart = Int(entry.start) + Int(entry.insideCount)
+    for k in testStart..<(testStart + Int(entry.testCount)) {
+      let slot = Int(cellCache.pool[k])
+      guard elementCores[slot].kind == .polygon, polygonFences[slot]?.prepared == nil
+      else { continue }
+      cellCache.awaitCellTests(slot: k)
+    }
+  }
+
+  /// Whether the fence in the pool slot `k` of a filed cell's *test* list, `slot`, covers
+  /// `coordinate` (a point of that cell): a polygon by its cell containment tests when it has
+  /// them and they answer, otherwise as ``fenceContains(_:_:position:)``. The same answer
+  /// either way; a cell test reads only the few edges meeting the fix's quarter of the cell.
+  /// A polygon's cell tests are made after a few full tests in the cell
+  /// (`ContainmentCellCache.fullTestsBeforeCellTests`).
+  @inline(__always)
+  mutating func cellFenceContains(
+    _ slot: Int32, poolSlot k: Int, _ coordinate: Coordinate, position: inout Position?
+  ) -> Bool {
+    let latitude = coordinate.latitude
+    let longitude = coordinate.longitude
+    if let answer = cellCache.containment(slot: k, latitude: latitude, longitude: longitude) {
+      return answer
+    }
+    if cellCache.countFullTest(slot: k), let polygon = polygonFences[Int(slot)] {
+      let key = ContainmentCellCache.key(latitude: latitude, longitude: longitude)
+      cellCache.attachContainmentTests(
+        polygon.shape, cell: ContainmentCellCache.cell(key), slot: k)
+    }
+    return fenceContains(slot, coordinate, position: &position)
   }
 
   /// Files the parent cell `key` from an index search.

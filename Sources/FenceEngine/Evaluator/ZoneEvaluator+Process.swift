@@ -429,7 +429,9 @@ extension ZoneEvaluator {
       for k in testStart..<(testStart + Int(cell.testCount)) {
         let slot = cellCache.pool[k]
         guard allows(slot, filter) else { continue }
-        if fenceContains(slot, coordinate, position: &position) { mark(slot, position) }
+        if cellFenceContains(slot, poolSlot: k, coordinate, position: &position) {
+          mark(slot, position)
+        }
       }
     } else {
       var hits: [Int32] = []
