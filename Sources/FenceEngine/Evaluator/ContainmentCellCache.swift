@@ -193,10 +193,16 @@ struct ContainmentCellCache {
     return entry
   }
 
+  /// How many times the cache has been emptied: an entry copied out (a device's
+  /// ``CellMemo``) is still valid while this has not changed. 64 bits, so it never wraps (the
+  /// table's 32-bit epochs do, and then the table is cleared).
+  private(set) var emptyings: UInt64 = 0
+
   /// Forgets every cell (after a zone change, or when full): O(1), by starting a new epoch;
   /// the table is cleared only when the epoch counter wraps around.
   mutating func removeAll() {
     guard entryCount > 0 else { return }
+    emptyings += 1
     epoch &+= 1
     if epoch == 0 {
       entries.withUnsafeMutableBufferPointer { entries in

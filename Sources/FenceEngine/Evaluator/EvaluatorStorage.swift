@@ -219,6 +219,9 @@ struct DeviceState {
   var safeLatitude = Double.nan
   var safeLongitude = Double.nan
   var safeMetresPerDegreeLongitude = Double.nan
+  /// The cell cache's answer for the cell of the device's last full evaluation (derived state:
+  /// not in snapshots).
+  var cellMemo = CellMemo()
 
   init(name: String) { self.name = name }
 

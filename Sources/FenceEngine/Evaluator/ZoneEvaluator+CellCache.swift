@@ -2,12 +2,18 @@ import FenceGeometry
 import FenceIndex
 
 extension ZoneEvaluator {
-  /// The filed fence lists of the cell holding a coordinate: from the cache, or made now (from
-  /// its parent's lists) and filed. `nil` when the cache is off, does not serve the coordinate
-  /// (near a pole or longitude ±180) or cannot hold the cell's lists; the caller then searches
-  /// the index.
+  /// The filed fence lists of the cell holding a coordinate: from the device's memo of its
+  /// last cell, from the cache, or made now (from its parent's lists) and filed. `nil` when the
+  /// cache is off, does not serve the coordinate (near a pole or longitude ±180) or cannot hold
+  /// the cell's lists; the caller then searches the index.
+  ///
+  /// Nearly half the fixes of real tracks fall in the cell of the device's previous fix: the
+  /// memo answers those without probing the table, whose entries (over a megabyte on the
+  /// harbor week) are mostly out of the processor's nearer caches.
   @inline(__always)
-  mutating func cellEntry(latitude: Double, longitude: Double) -> ContainmentCellCache.Entry? {
+  mutating func cellEntry(
+    latitude: Double, longitude: Double, device d: Int
+  ) -> ContainmentCellCache.Entry? {
     guard cellCache.isOn else { return nil }
     let key = ContainmentCellCache.key(latitude: latitude, longitude: longitude)
     guard key != 0 else { return nil }
@@ -15,6 +21,23 @@ extension ZoneEvaluator {
       cellCache.removeAll()
       cellCacheGeneration = zoneGeneration
     }
+    let memo = devices.withUnsafeBufferPointer { $0[d].cellMemo }
+    if memo.key == key, memo.emptyings == cellCache.emptyings {
+      cellCache.hits += 1
+      return memo.entry
+    }
+    guard let entry = lookUpOrFileCell(key) else { return nil }
+    let emptyings = cellCache.emptyings
+    devices.withUnsafeMutableBufferPointer { devices in
+      devices[d].cellMemo = CellMemo(key: key, emptyings: emptyings, entry: entry)
+    }
+    return entry
+  }
+
+  /// The entry answering for the cell `key`: its own, its parent's when the parent has nothing
+  /// to test, or one made now.
+  @inline(__always)
+  private mutating func lookUpOrFileCell(_ key: UInt64) -> ContainmentCellCache.Entry? {
     if let entry = cellCache.lookup(key) {
       cellCache.hits += 1
       return entry
@@ -154,6 +177,15 @@ extension ZoneEvaluator {
   public var cellCacheStatistics: (hits: Int, fills: Int) {
     (cellCache.hits, cellCache.fills)
   }
+}
+
+/// A device's last cell: the entry that answered for it, valid while the cache has not been
+/// emptied since (``ContainmentCellCache/emptyings``).
+struct CellMemo {
+  /// The cell's key (0: none).
+  var key: UInt64 = 0
+  var emptyings: UInt64 = 0
+  var entry = ContainmentCellCache.Entry()
 }
 
 /// A cell's fences while it is being filed: those covering all of it, and those to test.

@@ -95,7 +95,7 @@ extension ZoneEvaluator {
     swap(&records, &devices[d].records)
     let measuresSafeRadius = configuration.skipsUnchangedFixes && configuration.proximity == nil
     let insideBoundary = markInside(
-      at: coordinate, position: &position, records: &records, filter: filter,
+      at: coordinate, device: d, position: &position, records: &records, filter: filter,
       measuringBoundary: measuresSafeRadius)
 
     // GEOLINE crossings of the movement from the previous accepted fix, left in
@@ -393,8 +393,8 @@ extension ZoneEvaluator {
   ///   fence holding the position (infinity when none does); else infinity.
   @discardableResult
   mutating func markInside(
-    at coordinate: Coordinate, position: inout Position?, records: inout [ZoneRecord],
-    filter: MonitoredFilter, measuringBoundary: Bool
+    at coordinate: Coordinate, device d: Int, position: inout Position?,
+    records: inout [ZoneRecord], filter: MonitoredFilter, measuringBoundary: Bool
   ) -> Double {
     var boundary = Double.infinity
     records.withUnsafeMutableBufferPointer { records in
@@ -418,7 +418,9 @@ extension ZoneEvaluator {
       records[r].isInsideNow = true
     }
 
-    if let cell = cellEntry(latitude: coordinate.latitude, longitude: coordinate.longitude) {
+    if let cell = cellEntry(
+      latitude: coordinate.latitude, longitude: coordinate.longitude, device: d)
+    {
       // The cell's fences: those covering all of it need no test.
       let start = Int(cell.start)
       let testStart = start + Int(cell.insideCount)

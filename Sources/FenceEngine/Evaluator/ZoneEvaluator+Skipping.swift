@@ -97,7 +97,7 @@ extension ZoneEvaluator {
   ///
   /// `insideBoundary` is the distance to the boundary of the nearest fence holding the position
   /// (from
-  /// ``markInside(at:position:records:filter:measuringBoundary:)``, measured up
+  /// ``markInside(at:device:position:records:filter:measuringBoundary:)``, measured up
   /// to ``largestSafeRadius``); the nearest other fence and the nearest GEOLINE within what is
   /// left come from box searches, up to ``safeRadiusLimit(pace:)``. The device's *pace* is the
   /// distance from its previous fix, in a local plane (a heuristic: it only sizes the search,
