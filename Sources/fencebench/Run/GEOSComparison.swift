@@ -53,11 +53,10 @@ struct GEOSComparison {
   /// Fixes the engine has evaluated and the GEOS loop has not yet run.
   private var pending: [LocationFix] = []
 
-  /// Fixes per GEOS pass. Each side runs over this many fixes at a time, so neither is timed
-  /// right after the other has filled the processor's caches with its own tables more than a
-  /// few times per run: with passes of one engine batch (4,096 fixes), the engine's time on the
-  /// harbor week rose by about a quarter (35-40 ms alone, 47-49 ms interleaved). Bounds the
-  /// memory the comparison holds (about 6 MB) whatever the stream's length.
+  /// Fixes per GEOS pass when the comparison runs between engine batches (`--presorted`), so
+  /// that each side is timed after the other has filled the processor's caches only a few times
+  /// per run (see ``Replay``). Bounds the memory the comparison holds (about 6 MB) whatever the
+  /// stream's length.
   static let passSize = 65_536
 
   /// Queues one batch the engine has just evaluated; runs a pass when ``passSize`` fixes wait.
