@@ -31,8 +31,8 @@ extension ZoneEvaluator {
     /// for the cells fixes have visited (default 65,536; 0 turns the cache off). The first fix
     /// in a cell sorts the fences whose boxes meet it into those covering the whole cell, those
     /// to test fix by fix and those covering none of it; later fixes in that cell, of any
-    /// device, skip the index search and most polygon tests. The cache takes 176 bytes per
-    /// cell, starting at 1,024 cells and doubling as cells fill (11.5 MB at the default
+    /// device, skip the index search and most polygon tests. The cache takes 160 bytes per
+    /// cell, starting at 1,024 cells and doubling as cells fill (10.5 MB at the default
     /// capacity), plus the cell tests of polygons crossing visited cells, allocated as made
     /// and bounded by 388 bytes per cell of capacity; it is emptied when full or when a zone
     /// changes, and never changes an answer. Used with the ``PredicateBackend/native`` backend

@@ -1,0 +1,66 @@
+import Testing
+
+@testable import FenceEngine
+
+/// The cell table's bookkeeping: entries packed in 16 bytes (key and 16-bit epoch in one tag),
+/// emptied in O(1) by a new epoch, and cleared when the epoch wraps around.
+@Suite struct ContainmentCellCacheTests {
+  /// A level-0 key of the cell at `row`, `column` (as `ContainmentCellCache.key` makes them).
+  private func key(row: UInt64, column: UInt64) -> UInt64 { (row << 20 | column) + 1 }
+
+  @Test func entriesAreSixteenBytes() {
+    #expect(MemoryLayout<ContainmentCellCache.Entry>.stride == 16)
+  }
+
+  @Test func filedCellsAreFoundUntilTheCacheIsEmptied() throws {
+    var cache = ContainmentCellCache(capacity: 4_096)
+    let a = key(row: 133_800, column: 108_500)
+    let b = key(row: 133_801, column: 108_500)
+    let filing = cache.file(a, inside: [7, 9], test: [3])
+    let filed = try #require(filing)
+    #expect(filed.key == a)
+    #expect(filed.insideCount == 2)
+    #expect(filed.testCount == 1)
+    let lookup = cache.lookup(a)
+    let found = try #require(lookup)
+    #expect(found.start == filed.start)
+    #expect(cache.pool[Int(found.start)..<Int(found.start) + 3] == [7, 9, 3])
+    let missing = cache.lookup(b)
+    #expect(missing == nil)
+    let before = cache.emptyings
+    cache.removeAll()
+    #expect(cache.emptyings == before + 1)
+    let emptied = cache.lookup(a)
+    #expect(emptied == nil)
+  }
+
+  /// After 65,535 emptyings the 16-bit epoch comes back to 1: the table must be cleared then,
+  /// or an entry filed 65,535 emptyings ago would be found again.
+  @Test func anEntryOfAnEarlierEpochCycleIsNotFoundAfterTheEpochWraps() {
+    var cache = ContainmentCellCache(capacity: 1_024)
+    let old = key(row: 100_000, column: 200_000)
+    #expect(cache.file(old, inside: [1], test: []) != nil)
+    let filler = key(row: 100_001, column: 200_000)
+    for _ in 0..<Int(UInt16.max) {
+      cache.removeAll()
+      // `removeAll` acts only on a cache holding something.
+      _ = cache.file(filler, inside: [2], test: [])
+    }
+    #expect(cache.emptyings == UInt64(UInt16.max))
+    let stale = cache.lookup(old)
+    #expect(stale == nil)
+    let fresh = key(row: 100_002, column: 200_000)
+    #expect(cache.file(fresh, inside: [3], test: []) != nil)
+    let found = cache.lookup(fresh)
+    #expect(found?.key == fresh)
+  }
+
+  @Test func listsLongerThanAnEntryCanCountAreNotFiled() {
+    var cache = ContainmentCellCache(capacity: 8_192)
+    let tooMany = [Int32](repeating: 1, count: Int(UInt16.max) + 1)
+    let inside = cache.file(key(row: 1, column: 1), inside: tooMany, test: [])
+    let test = cache.file(key(row: 1, column: 1), inside: [], test: tooMany)
+    #expect(inside == nil)
+    #expect(test == nil)
+  }
+}
