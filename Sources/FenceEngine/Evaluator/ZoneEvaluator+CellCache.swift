@@ -65,10 +65,10 @@ extension ZoneEvaluator {
       let start = Int(parent.start)
       let testStart = start + Int(parent.insideCount)
       for k in start..<testStart { lists.inside.append(cellCache.pool[k]) }
-      let frame = Cell(cell)
+      var frame: Cell?
       for k in testStart..<(testStart + Int(parent.testCount)) {
         let slot = cellCache.pool[k]
-        switch relation(ofFence: slot, to: frame) {
+        switch relation(ofFence: slot, to: cell, frame: &frame) {
         case .inside: lists.inside.append(slot)
         case .mixed: lists.test.append(slot)
         case .outside: break
@@ -143,16 +143,20 @@ extension ZoneEvaluator {
     return entry
   }
 
-  /// How the fence in `slot` relates to a cell.
+  /// How the fence in `slot` relates to the cell `box`. Circles need the cell's `Cell` frame
+  /// (its centre's ECEF vector: trigonometry), made on the first circle and kept in `frame`;
+  /// polygons read the box alone.
   @inline(__always)
-  func relation(ofFence slot: Int32, to cell: Cell) -> CellRelation {
+  func relation(ofFence slot: Int32, to box: BoundingBox, frame: inout Cell?) -> CellRelation {
     let core = elementCores[Int(slot)]
     switch core.kind {
     case .circle:
+      let cell = frame ?? Cell(box)
+      frame = cell
       return Circle.cellRelation(
         centerECEF: core.center, chordSquaredLimit: core.chordSquaredLimit, cell: cell)
     case .polygon:
-      return polygonFences[Int(slot)]?.shape.relation(toCell: cell.box) ?? .outside
+      return polygonFences[Int(slot)]?.shape.relation(toCell: box) ?? .outside
     case .geoline, .vacant:
       return .outside
     }
@@ -162,9 +166,9 @@ extension ZoneEvaluator {
   /// part of it to `test` (see `CellRelation`). Not mutating, so that the search's closure
   /// borrows the evaluator.
   func classifyFences(in cell: BoundingBox, inside: inout [Int32], test: inout [Int32]) {
-    let frame = Cell(cell)
+    var frame: Cell?
     fenceIndex.search(intersecting: cell) { slot in
-      switch relation(ofFence: slot, to: frame) {
+      switch relation(ofFence: slot, to: cell, frame: &frame) {
       case .inside: inside.append(slot)
       case .mixed: test.append(slot)
       case .outside: break
