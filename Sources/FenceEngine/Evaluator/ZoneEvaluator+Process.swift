@@ -121,7 +121,9 @@ extension ZoneEvaluator {
       swap(&records, &devices[d].records)
     }
 
-    if !records.isEmpty {
+    // Steps 2-4 and the pruning change nothing when every record is a stay still inside with
+    // no pending exit (most fixes of a device that stays in its zones): skipped then.
+    if !records.isEmpty && (hasCrossings || !Self.areSettled(records)) {
       checkOut(records: &records, fix: fix, device: d, into: &events)
       if hasCrossings {
         checkInCrossings(scratchCrossings, records: &records, fix: fix, device: d, into: &events)
@@ -672,6 +674,23 @@ extension ZoneEvaluator {
     return records.withUnsafeBufferPointer { records in
       for r in records.indices where records[r].dwell == .waiting { return true }
       return false
+    }
+  }
+
+  /// Whether every record is a stay (checked in or inside silently) that this fix found inside
+  /// again, with no exit counted: then check-out (it only resets exit counts of records found
+  /// inside), area check-in (it only acts on `outside` records), and pruning (it only drops
+  /// `outside` records) would change nothing.
+  @inline(__always)
+  static func areSettled(_ records: [ZoneRecord]) -> Bool {
+    records.withUnsafeBufferPointer { records in
+      for r in records.indices
+      where records[r].presence == .outside || !records[r].isInsideNow
+        || records[r].exitCount != 0
+      {
+        return false
+      }
+      return true
     }
   }
 
