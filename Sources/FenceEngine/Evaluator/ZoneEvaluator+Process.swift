@@ -207,13 +207,8 @@ extension ZoneEvaluator {
       }
     }
     guard !scratchZones.isEmpty else { return }
-    var zones: [Int32] = []
-    swap(&zones, &scratchZones)
-    defer {
-      zones.empty()
-      swap(&zones, &scratchZones)
-    }
-    sortByZoneID(&zones)
+    var zones = takeGatheredZones()
+    defer { returnGatheredZones(&zones) }
     for zone in zones {
       let r = records.recordIndex(of: zone).index
       let exitTime = records[r].exitTime
@@ -281,13 +276,8 @@ extension ZoneEvaluator {
       scratchZones.append(records[r].zone)
     }
     guard !scratchZones.isEmpty else { return }
-    var zones: [Int32] = []
-    swap(&zones, &scratchZones)
-    defer {
-      zones.empty()
-      swap(&zones, &scratchZones)
-    }
-    sortByZoneID(&zones)
+    var zones = takeGatheredZones()
+    defer { returnGatheredZones(&zones) }
     let lastSequence = devices[d].lastSequence
     for zoneSlot in zones {
       let r = records.recordIndex(of: zoneSlot).index
@@ -716,6 +706,22 @@ extension ZoneEvaluator {
       guard anyDone else { return }
       records.removeAll(where: isDone)
     }
+  }
+
+  /// The zones gathered in `scratchZones`, taken out (so that they can be read while the
+  /// evaluator changes) and sorted by zone id; give them back with
+  /// ``returnGatheredZones(_:)``.
+  mutating func takeGatheredZones() -> [Int32] {
+    var zones: [Int32] = []
+    swap(&zones, &scratchZones)
+    sortByZoneID(&zones)
+    return zones
+  }
+
+  /// Empties `zones` and puts its storage back as `scratchZones`.
+  mutating func returnGatheredZones(_ zones: inout [Int32]) {
+    zones.empty()
+    swap(&zones, &scratchZones)
   }
 
   /// Sorts zone slots by zone id.
