@@ -192,6 +192,10 @@ struct ZoneRecord {
   /// check-out's stamp); a GEOLINE crossing of this fix's movement before it happened while the
   /// device was checked in.
   var checkedInUntil: Timestamp?
+  /// The event-id hash's state after this device and this zone
+  /// (`ZoneEvent.deterministicHashPrefix`), made on the record's first event; 0 until then.
+  /// Derived state, not in snapshots.
+  var idPrefix: UInt64 = 0
 }
 
 /// Everything the evaluator remembers about one device.

@@ -212,9 +212,10 @@ extension ZoneEvaluator {
     for zone in zones {
       let r = records.recordIndex(of: zone).index
       let exitTime = records[r].exitTime
+      let prefix = idPrefix(of: &records[r], device: d)
       appendEvent(
         .checkOut, time: exitTime, device: d, zone: zone, fence: records[r].checkInFence,
-        to: &events
+        idPrefix: prefix, to: &events
       ) { event in
         event.latitude = records[r].exitLatitude
         event.longitude = records[r].exitLongitude
@@ -248,9 +249,10 @@ extension ZoneEvaluator {
       let window = zoneCores[Int(crossing.zone)].minimumRetriggerTime
       if records[r].isSuppressed(at: crossingTime, minimumRetriggerTime: window) { continue }
       records[r].windowStart = crossingTime
+      let prefix = idPrefix(of: &records[r], device: d)
       appendEvent(
         .checkIn, time: crossingTime, device: d, zone: crossing.zone,
-        fence: elementID(at: crossing.element), to: &events
+        fence: elementID(at: crossing.element), idPrefix: prefix, to: &events
       ) { event in
         event.trigger = .geoline
         event.direction = crossing.direction
@@ -300,8 +302,11 @@ extension ZoneEvaluator {
         dwellQueue.push(
           DwellEntry(deadline: deadline, device: Int32(d), zone: zoneSlot, stay: stayCounter))
       }
-      appendEvent(.checkIn, time: t, device: d, zone: zoneSlot, fence: fence, to: &events) {
-        event in
+      let prefix = idPrefix(of: &records[r], device: d)
+      appendEvent(
+        .checkIn, time: t, device: d, zone: zoneSlot, fence: fence, idPrefix: prefix,
+        to: &events
+      ) { event in
         event.trigger = .fence
         event.latitude = fix.latitude
         event.longitude = fix.longitude
@@ -315,10 +320,13 @@ extension ZoneEvaluator {
   /// Appends a new event of the zone in `zone` (its id and custom data set) to `events`, lets
   /// `fill` set the other fields where the event lies, and assigns its id: the event (over 200
   /// bytes, with strings) is made in the array, neither copied nor destroyed on the way.
+  ///
+  /// `idPrefix` must be the id hash's prefix of device `d` and this zone (see
+  /// ``idPrefix(of:device:)``); debug builds check it against one made afresh.
   @inline(__always)
   func appendEvent(
     _ kind: ZoneEvent.Kind, time: Timestamp, device d: Int, zone: Int32, fence: String,
-    to events: inout [ZoneEvent], _ fill: (inout ZoneEvent) -> Void
+    idPrefix: UInt64, to events: inout [ZoneEvent], _ fill: (inout ZoneEvent) -> Void
   ) {
     events.append(ZoneEvent(kind: kind, time: time, device: devices[d].name))
     events.withUnsafeMutableBufferPointer { appended in
@@ -329,8 +337,24 @@ extension ZoneEvaluator {
       }
       appended[last].fence = fence
       fill(&appended[last])
-      appended[last].assignDeterministicID()
+      assert(
+        idPrefix
+          == ZoneEvent.deterministicHashPrefix(
+            device: appended[last].device, zone: appended[last].zone),
+        "event id prefix of another device or zone")
+      appended[last].assignDeterministicID(prefix: idPrefix)
     }
+  }
+
+  /// The id hash's prefix of device `d` and the record's zone, made on the record's first
+  /// event and kept in it: a device's events in one zone hash the device and zone once.
+  @inline(__always)
+  func idPrefix(of record: inout ZoneRecord, device d: Int) -> UInt64 {
+    if record.idPrefix == 0 {
+      record.idPrefix = ZoneEvent.deterministicHashPrefix(
+        device: devices[d].name, zone: zoneLabels[Int(record.zone)].id)
+    }
+    return record.idPrefix
   }
 
   /// Stores a fix as the device's last accepted fix, and moves the engine's time up to it.
@@ -629,9 +653,14 @@ extension ZoneEvaluator {
       let lastCoordinate = devices[device].lastCoordinate
       let lastSpeed = devices[device].lastSpeed
       let lastCourse = devices[device].lastCourse
+      let prefix =
+        record.idPrefix != 0
+        ? record.idPrefix
+        : ZoneEvent.deterministicHashPrefix(
+          device: devices[device].name, zone: zoneLabels[Int(entry.zone)].id)
       appendEvent(
         .dwell, time: entry.deadline, device: device, zone: entry.zone,
-        fence: record.checkInFence, to: &events
+        fence: record.checkInFence, idPrefix: prefix, to: &events
       ) { event in
         event.checkInTime = record.checkInTime
         event.dwellSeconds = entry.deadline.seconds(since: record.checkInTime)

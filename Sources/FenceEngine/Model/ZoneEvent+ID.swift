@@ -29,13 +29,37 @@ extension ZoneEvent {
   static func deterministicHash(
     device: String, zone: String?, fence: String?, kind: Kind, time: Timestamp
   ) -> UInt64 {
+    deterministicHash(
+      prefix: deterministicHashPrefix(device: device, zone: zone), fence: fence, kind: kind,
+      time: time)
+  }
+
+  /// The hash's state after the device and the zone: the same for every event of one device
+  /// in one zone, so the engine keeps it with the device's record of the zone.
+  static func deterministicHashPrefix(device: String, zone: String?) -> UInt64 {
     var hash = FNV1a64()
     hash.combine(device)
     hash.combine(zone)
+    return hash.value
+  }
+
+  /// The hash from its ``deterministicHashPrefix(device:zone:)`` on.
+  static func deterministicHash(
+    prefix: UInt64, fence: String?, kind: Kind, time: Timestamp
+  ) -> UInt64 {
+    var hash = FNV1a64(value: prefix)
     hash.combine(fence)
     hash.combine(kind.rawValue)
     hash.combine(time.microsecondsSinceEpoch)
     return hash.value
+  }
+
+  /// Sets ``id`` from `prefix`, the ``deterministicHashPrefix(device:zone:)`` of this event's
+  /// device and zone, and the rest of its content: the same id as
+  /// ``assignDeterministicID()``, without hashing the device and the zone again.
+  mutating func assignDeterministicID(prefix: UInt64) {
+    idStorage = .hash(
+      ZoneEvent.deterministicHash(prefix: prefix, fence: fence, kind: kind, time: time))
   }
 
   /// This event with ``id`` set by ``deterministicID(device:zone:fence:kind:time:)`` from its
