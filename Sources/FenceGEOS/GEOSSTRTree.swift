@@ -48,14 +48,19 @@ public final class GEOSSTRTree {
   public func query(latitude: Double, longitude: Double, _ visit: (Int32) -> Void)
     throws(GEOSError)
   {
+    // A new point per query: GEOS caches a geometry's envelope, so a moved point would be
+    // searched at its first position.
+    let probe = try GEOSProbe(latitude: latitude, longitude: longitude, context: context)
+    try query(probe, visit)
+  }
+
+  /// ``query(latitude:longitude:_:)`` with a point the caller made, so that one GEOS point per
+  /// position can serve the tree and the prepared predicates (``PreparedShape/covers(_:)``).
+  package func query(_ probe: borrowing GEOSProbe, _ visit: (Int32) -> Void) throws(GEOSError) {
     isBuilt = true
     let handle = context.handle
     let tree = self.tree
-    // A new point per query: GEOS caches a geometry's envelope, so a moved point would be
-    // searched at its first position.
-    let probe = try context.check(
-      "GEOSGeom_createPointFromXY_r", GEOSGeom_createPointFromXY_r(handle, longitude, latitude))
-    defer { GEOSGeom_destroy_r(handle, probe) }
+    let probe = probe.pointer
     // The C callback gets the (non-escaping) closure through its userdata pointer; the closure
     // only lives for the duration of this call, which GEOSSTRtree_query_r does not outlast.
     withoutActuallyEscaping(visit) { visit in

@@ -66,6 +66,23 @@ public final class PreparedShape {
     return false
   }
 
+  /// ``covers(latitude:longitude:)`` of the probe's position, testing the probe's own GEOS point
+  /// (new points only for the other side of the antimeridian).
+  package func covers(_ probe: borrowing GEOSProbe) throws(GEOSError) -> Bool {
+    let context = geometry.context
+    if try context.predicate(
+      "GEOSPreparedCovers_r", GEOSPreparedCovers_r(context.handle, prepared, probe.pointer))
+    {
+      return true
+    }
+    let longitude = probe.longitude
+    if geometry.isShiftedEast, longitude < 0 {
+      return try covers(x: longitude + 360, y: probe.latitude)
+    }
+    if abs(longitude) == 180 { return try covers(x: -longitude, y: probe.latitude) }
+    return false
+  }
+
   /// Degrees from the position to the shape, measured in the (longitude, latitude) plane:
   /// 0 when the shape covers it.
   public func distance(latitude: Double, longitude: Double) throws(GEOSError) -> Double {

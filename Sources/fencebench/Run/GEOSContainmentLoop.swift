@@ -7,15 +7,17 @@ import FenceGeometry
 /// and an ECEF chord test for circles (GEOS has no geodesic circles).
 ///
 /// This is the baseline the engine is measured against: the same fences, the same boundary
-/// rule (boundary inside), no FenceKit index or polygon code. Each query allocates a GEOS point
-/// (GEOS 3.11 has no tree query by coordinates), as any plain GEOS loop does. Not thread-safe,
-/// like its ``GEOSContext``.
+/// rule (boundary inside), no FenceKit index or polygon code. Each fix allocates one GEOS point
+/// (GEOS 3.11 has neither a tree query nor prepared predicates by coordinates), used for the tree
+/// search and every prepared `covers` of its candidates, as a careful plain GEOS program does.
+/// Not thread-safe, like its ``GEOSContext``.
 struct GEOSContainmentLoop {
   private enum Shape {
     case circle(Circle)
     case polygon(PreparedShape)
   }
 
+  private let context: GEOSContext
   private let tree: GEOSSTRTree
   private let shapes: [Shape]
 
@@ -24,6 +26,7 @@ struct GEOSContainmentLoop {
   /// - Throws: ``GEOSError`` when GEOS cannot build a geometry or the tree.
   init(fences: [Fence]) throws(GEOSError) {
     let context = try GEOSContext()
+    self.context = context
     tree = try GEOSSTRTree(context: context)
     var shapes: [Shape] = []
     shapes.reserveCapacity(fences.count)
@@ -46,7 +49,8 @@ struct GEOSContainmentLoop {
   ) throws(GEOSError) {
     var ecef: ECEFPosition?
     var failure: GEOSError?
-    try tree.query(latitude: latitude, longitude: longitude) { id in
+    let probe = try GEOSProbe(latitude: latitude, longitude: longitude, context: context)
+    try tree.query(probe) { id in
       guard failure == nil else { return }
       switch shapes[Int(id)] {
       case .circle(let circle):
@@ -55,7 +59,7 @@ struct GEOSContainmentLoop {
         if circle.contains(position) { visit(id) }
       case .polygon(let prepared):
         do throws(GEOSError) {
-          if try prepared.covers(latitude: latitude, longitude: longitude) { visit(id) }
+          if try prepared.covers(probe) { visit(id) }
         } catch {
           failure = error
         }
