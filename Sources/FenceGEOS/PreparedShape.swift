@@ -59,11 +59,7 @@ public final class PreparedShape {
   /// - Complexity: O(log *n*) amortised for *n* edges (GEOS indexes the edges on first use).
   public func covers(latitude: Double, longitude: Double) throws(GEOSError) -> Bool {
     if try covers(x: longitude, y: latitude) { return true }
-    if geometry.isShiftedEast, longitude < 0 {
-      return try covers(x: longitude + 360, y: latitude)
-    }
-    if abs(longitude) == 180 { return try covers(x: -longitude, y: latitude) }
-    return false
+    return try coversAcrossAntimeridian(latitude: latitude, longitude: longitude)
   }
 
   /// ``covers(latitude:longitude:)`` of the probe's position, testing the probe's own GEOS point
@@ -75,11 +71,19 @@ public final class PreparedShape {
     {
       return true
     }
-    let longitude = probe.longitude
+    return try coversAcrossAntimeridian(latitude: probe.latitude, longitude: probe.longitude)
+  }
+
+  /// Whether the shape covers the position at its other longitude: +360 for a shape shifted
+  /// east of the antimeridian, and the other side for ±180 (the same meridian). Called when
+  /// the plain longitude was not covered.
+  private func coversAcrossAntimeridian(latitude: Double, longitude: Double)
+    throws(GEOSError) -> Bool
+  {
     if geometry.isShiftedEast, longitude < 0 {
-      return try covers(x: longitude + 360, y: probe.latitude)
+      return try covers(x: longitude + 360, y: latitude)
     }
-    if abs(longitude) == 180 { return try covers(x: -longitude, y: probe.latitude) }
+    if abs(longitude) == 180 { return try covers(x: -longitude, y: latitude) }
     return false
   }
 

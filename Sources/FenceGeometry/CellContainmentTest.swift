@@ -138,11 +138,7 @@ extension MultiPolygon {
     var overflows = false
     for part in polygons.indices {
       let index = polygons[part].index
-      if cell.west - margin > index.maxX || cell.east + margin < index.minX
-        || cell.south - margin > index.maxY || cell.north + margin < index.minY
-      {
-        continue
-      }
+      guard index.extentMeets(cell, margin: margin) else { continue }
       let colour = stripes.partColours[part]
       overflows = index.forEachEdge(
         meetingBox: cell.west, cell.south, cell.east, cell.north, margin: margin

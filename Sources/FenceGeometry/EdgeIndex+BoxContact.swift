@@ -1,4 +1,13 @@
 extension EdgeIndex {
+  /// Whether the edges' extent (frame degrees) comes within `margin` degrees of `box`: the
+  /// quick test before ``forEachEdge(meetingBox:_:_:_:margin:_:)``, which finds no edge when
+  /// this is `false`.
+  @inline(__always)
+  func extentMeets(_ box: BoundingBox, margin: Double) -> Bool {
+    box.west - margin <= maxX && box.east + margin >= minX && box.south - margin <= maxY
+      && box.north + margin >= minY
+  }
+
   /// Whether any indexed edge meets the closed box `minX...maxX` × `minY...maxY` (frame
   /// degrees), or passes within `margin` degrees of it.
   ///

@@ -39,11 +39,7 @@ extension MultiPolygon {
     for part in polygons.indices {
       let index = polygons[part].index
       if index.isUnwrapped { return .mixed }
-      if cell.west - margin > index.maxX || cell.east + margin < index.minX
-        || cell.south - margin > index.maxY || cell.north + margin < index.minY
-      {
-        continue
-      }
+      guard index.extentMeets(cell, margin: margin) else { continue }
       if index.meetsBox(
         minX: cell.west, minY: cell.south, maxX: cell.east, maxY: cell.north, margin: margin)
       {

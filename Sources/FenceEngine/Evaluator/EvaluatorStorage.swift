@@ -132,14 +132,6 @@ struct ZoneCore {
   }
 }
 
-/// What an event copies from its zone, in a flat table beside `zoneSlots` (empty for a free
-/// slot): reading it retains the two values the event keeps, where reading through an optional
-/// `CompiledZone` copied the whole zone (its fences, GEOLINEs and rules) for each event.
-struct ZoneLabel {
-  var id = ""
-  var customData: JSONObject = [:]
-}
-
 /// Where a device stands with one zone.
 enum Presence: Equatable {
   /// Not inside (or never seen inside).

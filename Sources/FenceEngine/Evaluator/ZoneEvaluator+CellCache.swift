@@ -82,14 +82,13 @@ extension ZoneEvaluator {
     return entry
   }
 
-  /// Marks the native polygon fences in the *test* list of a cell just filed as waiting for
-  /// their cell containment tests (circles keep their own test).
+  /// Marks the natively tested polygon fences (those with an ``ElementCore/polygonTest``: one
+  /// stripe index, no GEOS backend) in the *test* list of a cell just filed as waiting for
+  /// their cell containment tests; circles keep their own test.
   private mutating func awaitContainmentTests(_ entry: ContainmentCellCache.Entry) {
     let testStart = Int(entry.start) + Int(entry.insideCount)
     for k in testStart..<(testStart + Int(entry.testCount)) {
-      let slot = Int(cellCache.pool[k])
-      guard elementCores[slot].kind == .polygon, polygonFences[slot]?.prepared == nil
-      else { continue }
+      guard elementCores[Int(cellCache.pool[k])].polygonTest != nil else { continue }
       cellCache.awaitCellTests(slot: k)
     }
   }

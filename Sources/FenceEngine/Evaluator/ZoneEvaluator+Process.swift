@@ -331,9 +331,10 @@ extension ZoneEvaluator {
     events.append(ZoneEvent(kind: kind, time: time, device: devices[d].name))
     events.withUnsafeMutableBufferPointer { appended in
       let last = appended.count - 1
-      zoneLabels.withUnsafeBufferPointer { labels in
-        appended[last].zone = labels[Int(zone)].id
-        appended[last].customData = labels[Int(zone)].customData
+      // Read in place: a plain subscript copies the whole compiled zone to read one field.
+      zoneSlots.withUnsafeBufferPointer { slots in
+        appended[last].zone = slots[Int(zone)]?.zone.id
+        appended[last].customData = slots[Int(zone)]?.zone.customData
       }
       appended[last].fence = fence
       fill(&appended[last])
@@ -350,11 +351,13 @@ extension ZoneEvaluator {
   /// event and kept in it: a device's events in one zone hash the device and zone once.
   @inline(__always)
   func idPrefix(of record: inout ZoneRecord, device d: Int) -> UInt64 {
-    if record.idPrefix == 0 {
-      record.idPrefix = ZoneEvent.deterministicHashPrefix(
-        device: devices[d].name, zone: zoneLabels[Int(record.zone)].id)
-    }
+    if record.idPrefix == 0 { record.idPrefix = idPrefix(device: d, zone: record.zone) }
     return record.idPrefix
+  }
+
+  /// The id hash's prefix of device `d` and the zone in slot `zone`, made afresh.
+  func idPrefix(device d: Int, zone: Int32) -> UInt64 {
+    ZoneEvent.deterministicHashPrefix(device: devices[d].name, zone: zoneID(at: zone))
   }
 
   /// Stores a fix as the device's last accepted fix, and moves the engine's time up to it.
@@ -481,17 +484,11 @@ extension ZoneEvaluator {
     return boundary
   }
 
-  /// Whether the fence in `slot` covers a position: circles from the flat table, polygons with
-  /// the configured backend (a GEOS failure falls back to the native answer).
-  @inline(__always)
-  func fenceContains(_ slot: Int32, _ position: Position) -> Bool {
-    Self.fenceContains(slot, position, cores: elementCores, polygons: polygonFences)
-  }
-
-  /// Whether the fence in `slot` covers `coordinate`, as ``fenceContains(_:_:)``; the fix's
-  /// position (its ECEF vector: trigonometry) is made, and stored in `position`, only when a
-  /// circle's test in degrees (``CircleDegreeTest``) leaves it undecided. Polygons are tested
-  /// on the coordinate alone.
+  /// Whether the fence in `slot` covers `coordinate` (boundary inside): circles from the flat
+  /// table, polygons with the configured backend (a GEOS failure falls back to the native
+  /// answer). The fix's position (its ECEF vector: trigonometry) is made, and stored in
+  /// `position`, only when a circle's test in degrees (``CircleDegreeTest``) leaves it
+  /// undecided. Polygons are tested on the coordinate alone.
   @inline(__always)
   func fenceContains(
     _ slot: Int32, _ coordinate: Coordinate, position: inout Position?
@@ -518,21 +515,6 @@ extension ZoneEvaluator {
     }
   }
 
-  /// ``fenceContains(_:_:)`` on the given element tables.
-  @inline(__always)
-  static func fenceContains(
-    _ slot: Int32, _ position: Position, cores: [ElementCore], polygons: [PolygonFence?]
-  ) -> Bool {
-    let core = cores[Int(slot)]
-    switch core.kind {
-    case .circle: return core.center.chordSquared(to: position.ecef) <= core.chordSquaredLimit
-    case .polygon:
-      guard let polygon = polygons[Int(slot)] else { return false }
-      return fence(polygon, contains: position)
-    case .geoline, .vacant: return false
-    }
-  }
-
   /// Metres from a position to the fence in `slot` (0 inside), as `Area.distance(from:)`.
   func fenceDistance(_ slot: Int32, from position: Position) -> Double {
     let core = elementCores[Int(slot)]
@@ -545,14 +527,8 @@ extension ZoneEvaluator {
     }
   }
 
-  /// Whether a polygon fence covers a position, with the configured backend (its prepared
+  /// Whether a polygon fence covers a coordinate, with the configured backend (its prepared
   /// geometry when it has one). A GEOS failure falls back to the native answer.
-  @inline(__always)
-  static func fence(_ polygon: PolygonFence, contains position: Position) -> Bool {
-    fence(polygon, contains: position.coordinate)
-  }
-
-  /// ``fence(_:contains:)`` for a coordinate: polygons need no ECEF vector.
   @inline(__always)
   static func fence(_ polygon: PolygonFence, contains coordinate: Coordinate) -> Bool {
     if let prepared = polygon.prepared,
@@ -653,11 +629,9 @@ extension ZoneEvaluator {
       let lastCoordinate = devices[device].lastCoordinate
       let lastSpeed = devices[device].lastSpeed
       let lastCourse = devices[device].lastCourse
+      // Not kept in the record: it is another device's, read here, not written.
       let prefix =
-        record.idPrefix != 0
-        ? record.idPrefix
-        : ZoneEvent.deterministicHashPrefix(
-          device: devices[device].name, zone: zoneLabels[Int(entry.zone)].id)
+        record.idPrefix != 0 ? record.idPrefix : idPrefix(device: device, zone: entry.zone)
       appendEvent(
         .dwell, time: entry.deadline, device: device, zone: entry.zone,
         fence: record.checkInFence, idPrefix: prefix, to: &events

@@ -80,7 +80,6 @@ extension ZoneEvaluator {
     elementSlotByID.reserveCapacity(elementSlotByID.count + elementCount)
     zoneSlots.reserveCapacity(zoneSlots.count + zones.count)
     zoneCores.reserveCapacity(zoneCores.count + zones.count)
-    zoneLabels.reserveCapacity(zoneLabels.count + zones.count)
     elements.reserveCapacity(elements.count + elementCount)
     elementCores.reserveCapacity(elementCores.count + elementCount)
     polygonFences.reserveCapacity(polygonFences.count + elementCount)
@@ -208,7 +207,6 @@ extension ZoneEvaluator {
       if Int(zoneSlot) == zoneSlots.count {
         zoneSlots.append(nil)
         zoneCores.append(ZoneCore())
-        zoneLabels.append(ZoneLabel())
       }
       addSequence += 1
       addedSequence = addSequence
@@ -240,7 +238,6 @@ extension ZoneEvaluator {
     zoneSlots[Int(zoneSlot)] = CompiledZone(
       zone: zone, fenceSlots: fenceSlots, geolineSlots: geolineSlots)
     zoneCores[Int(zoneSlot)] = ZoneCore(zone.rules, addedSequence: addedSequence)
-    zoneLabels[Int(zoneSlot)] = ZoneLabel(id: zone.id, customData: zone.customData)
     zoneSlotByID[zone.id] = zoneSlot
     // Only a replaced zone can have device state (a new slot's old state was purged).
     if let previous, previous.rules.dwell != nil || zone.rules.dwell != nil {
@@ -337,7 +334,6 @@ extension ZoneEvaluator {
     for element in zone.fenceSlots + zone.geolineSlots { removeElement(slot: element, batch: &batch) }
     zoneSlotByID[zone.id] = nil
     zoneSlots[Int(slot)] = nil
-    zoneLabels[Int(slot)] = ZoneLabel()
     batch.zones.append(slot)
   }
 
@@ -395,7 +391,7 @@ extension ZoneEvaluator {
   // MARK: - Lookups
 
   func zoneID(at slot: Int32) -> String {
-    zoneLabels[Int(slot)].id
+    zoneSlots.withUnsafeBufferPointer { $0[Int(slot)]?.zone.id } ?? ""
   }
 
   func elementID(at slot: Int32) -> String {

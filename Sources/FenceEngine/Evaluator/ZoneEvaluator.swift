@@ -47,7 +47,6 @@ public struct ZoneEvaluator {
   var elementCores: [ElementCore] = []
   /// Per zone slot, the rules as the per-fix step reads them (kept in step with `zoneSlots`).
   var zoneCores: [ZoneCore] = []
-  var zoneLabels: [ZoneLabel] = []
   /// Per element slot, a polygon fence's shape (kept in step with `elements`).
   var polygonFences: [PolygonFence?] = []
   var fenceIndex = RTree()

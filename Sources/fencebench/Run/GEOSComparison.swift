@@ -59,10 +59,13 @@ struct GEOSComparison {
   /// stream's length.
   static let passSize = 65_536
 
-  /// Queues one batch the engine has just evaluated; runs a pass when ``passSize`` fixes wait.
-  mutating func add(_ batch: ArraySlice<LocationFix>, latency: Bool) throws(GEOSError) {
-    pending.append(contentsOf: batch)
-    if pending.count >= Self.passSize { try finish(latency: latency) }
+  /// Queues fixes the engine has evaluated (a batch, or a whole table), running a pass each
+  /// time ``passSize`` fixes wait.
+  mutating func add(_ fixes: some Sequence<LocationFix>, latency: Bool) throws(GEOSError) {
+    for fix in fixes {
+      pending.append(fix)
+      if pending.count == Self.passSize { try finish(latency: latency) }
+    }
   }
 
   /// Runs the waiting fixes (call once more after the last batch).

@@ -112,16 +112,7 @@ struct Replay {
         progress.update(done: start, total: table.count)
       }
       // The table holds every fix already: the GEOS loop runs over it once the engine is done.
-      if comparison != nil {
-        start = 0
-        while start < table.count {
-          let end = min(start + Self.batchSize, table.count)
-          batch.removeAll(keepingCapacity: true)
-          for index in start..<end { batch.append(table[index]) }
-          try comparison?.add(batch[...], latency: command.latency)
-          start = end
-        }
-      }
+      try comparison?.add(table, latency: command.latency)
     }
     if let lastTime {
       events.removeAll(keepingCapacity: true)
