@@ -8,8 +8,6 @@ import Testing
 /// exactly those of an evaluator without it, with a cache large enough to keep every cell and
 /// with one so small that it is emptied every few fixes.
 @Suite struct CellCacheTests {
-  static let capacities = [0, 8, 65_536]
-
   /// The harbor zones, Manhattan (33 parts), and a grid of circles of 200 m to 1.6 km over the
   /// harbor, so that fixes meet cells wholly inside, wholly outside and across boundaries.
   static func harborAndManhattanZones() throws -> [Zone] {
@@ -42,9 +40,7 @@ import Testing
     var evaluator = try ZoneEvaluator(
       configuration: .init(skipsUnchangedFixes: skipping, cellCacheCapacity: capacity),
       zones: zones)
-    var events: [ZoneEvent] = []
-    for fix in fixes { evaluator.process(fix, into: &events) }
-    if let last = fixes.last { evaluator.advance(to: last.time.adding(seconds: 3600), into: &events) }
+    let events = replayEvents(fixes, through: &evaluator, advancingBy: 3600)
     let statistics = evaluator.cellCacheStatistics
     return (events, statistics.hits, statistics.fills, evaluator.acceptedFixCount)
   }

@@ -25,6 +25,14 @@ import Testing
     #expect(first.count > 10)
     #expect(Set(first.map(\.id)).count == first.count)
     #expect(first.allSatisfy { $0.id.count == 16 && $0.id.allSatisfy(\.isHexDigit) })
+    // The engine hashes each record's device and zone once (a prefix kept per record): its ids
+    // must still be the reference hash of every event's whole content.
+    let reference = first.map {
+      Self.referenceID(
+        device: $0.device, zone: $0.zone, fence: $0.fence, kind: $0.kind.rawValue,
+        micros: $0.time.microsecondsSinceEpoch)
+    }
+    #expect(first.map(\.id) == reference)
   }
 
   @Test func idsHashDeviceZoneFenceKindAndTime() {
@@ -99,8 +107,6 @@ import Testing
     #expect(ids[0] == Self.referenceID(device: "d", zone: nil, fence: nil, kind: "dwell", micros: 0))
   }
 
-  /// FNV-1a 64 written out byte by byte from the layout in `Docs/EventSemantics.md`, sharing
-  /// nothing with the library's code.
   /// The engine keeps assigned ids as 64-bit values; set texts of 16 lowercase hex digits are
   /// kept the same way, so equality and hashing follow the text.
   @Test func idsReadBackAsTextAndCompareByText() {
@@ -126,6 +132,8 @@ import Testing
     #expect(zeros.id == "0000000000000000")
   }
 
+  /// FNV-1a 64 written out byte by byte from the layout in `Docs/EventSemantics.md`, sharing
+  /// nothing with the library's code.
   static func referenceID(
     device: String, zone: String?, fence: String?, kind: String, micros: Int64
   ) -> String {

@@ -70,6 +70,17 @@ func run(_ evaluator: inout ZoneEvaluator, _ fixes: [LocationFix]) -> [String] {
   return events.map(describe)
 }
 
+/// Runs a recorded stream through the evaluator, then advances it to `extra` seconds after the
+/// last fix (so that pending dwells fire), and returns every event.
+func replayEvents(
+  _ fixes: [LocationFix], through evaluator: inout ZoneEvaluator, advancingBy extra: Double = 0
+) -> [ZoneEvent] {
+  var events: [ZoneEvent] = []
+  for fix in fixes { evaluator.process(fix, into: &events) }
+  if let last = fixes.last { evaluator.advance(to: last.time.adding(seconds: extra), into: &events) }
+  return events
+}
+
 /// Advances the evaluator and returns the events described on one line.
 func advance(_ evaluator: inout ZoneEvaluator, to seconds: Double) -> [String] {
   var events: [ZoneEvent] = []

@@ -110,10 +110,7 @@ import Testing
   ) throws -> [ZoneEvent] {
     var evaluator = try ZoneEvaluator(
       configuration: configuration, zones: harborZones())
-    var events: [ZoneEvent] = []
-    for fix in fixes { evaluator.process(fix, into: &events) }
-    if let last = fixes.last { evaluator.advance(to: last.time, into: &events) }
-    return events
+    return replayEvents(fixes, through: &evaluator)
   }
 
   @Test(.enabled(if: hasFirstHour))

@@ -49,9 +49,7 @@ import Testing
   ) throws -> (events: [ZoneEvent], skipped: Int) {
     var evaluator = try ZoneEvaluator(
       configuration: .init(predicateBackend: backend, skipsUnchangedFixes: skipping), zones: zones)
-    var events: [ZoneEvent] = []
-    for fix in fixes { evaluator.process(fix, into: &events) }
-    if let last = fixes.last { evaluator.advance(to: last.time.adding(seconds: 3600), into: &events) }
+    let events = replayEvents(fixes, through: &evaluator, advancingBy: 3600)
     return (events, evaluator.skippedFixCount)
   }
 

@@ -28,16 +28,6 @@ import Testing
     return counts
   }
 
-  /// Probes around a shape: near its vertices (within about 100 m, so below the small caps),
-  /// anywhere in its box, and a few kilometres to a hundred kilometres away.
-  static func probes(
-    _ shape: Polygon, centre: (Double, Double), radius: Double, count: Int,
-    generator: inout SeededGenerator
-  ) -> [Position] {
-    ChunkTreeDistanceTests.probes(
-      shape, centre: centre, radius: radius, count: count, generator: &generator)
-  }
-
   @Test(arguments: [12, 500, 20_000])
   func polygonCappedDistanceIsTheUncappedOneCapped(vertexCount: Int) throws {
     var generator = SeededGenerator(seed: 31 + UInt64(vertexCount))
@@ -47,7 +37,9 @@ import Testing
       let shape = try ChunkTreeDistanceTests.star(
         count: vertexCount, centre: centre, radius: radius, wiggle: c % 2 == 0 ? 0.2 : 0.002,
         generator: &generator)
-      for p in Self.probes(
+      // Near the vertices (within about 100 m, below the small caps), anywhere in the box, and
+      // kilometres away.
+      for p in ChunkTreeDistanceTests.probes(
         shape, centre: centre, radius: radius, count: 30, generator: &generator)
       {
         let uncapped = shape.distanceToBoundary(from: p)
@@ -100,7 +92,9 @@ import Testing
     let corner = Position(lonLat(10.01, 50))
     #expect(square.distanceToBoundary(from: corner, within: 250) == 0)
     #expect(square.distanceToBoundary(from: corner, within: 0.5) == 0)
-    #expect(square.distanceToBoundary(from: corner, within: 0) == 0)
+    // A cap below the true distance gives the cap: so the zeros above come from the boundary.
+    let offEdge = Position(lonLat(10.005, 50.0001))  // about 11 m inside the south edge
+    #expect(square.distanceToBoundary(from: offEdge, within: 0.5) == 0.5)
     // Far away: the cap itself, whatever the true distance.
     let far = Position(lonLat(12, 50))
     #expect(square.distanceToBoundary(from: far, within: 250) == 250)

@@ -131,7 +131,7 @@ import Testing
     }
   }
 
-  /// Random points of a cell, and points on the cell's lines through its vertices' coordinates.
+  /// Random points of a cell.
   static func randomPoints(
     in cell: BoundingBox, count: Int, generator: inout SeededGenerator
   ) -> [(Double, Double)] {
@@ -182,8 +182,6 @@ import Testing
       }
     }
     #expect(tally.wrong == 0)
-    // Most cells get a test (the others have over 64 edges); every answer is checked, both
-    // answers occur, and the four cells of parts with overlapping boxes use several colours.
     // Most cells get a test (the others have over 64 edges), and so do all their quarters
     // (a third of them meet no edge); every answer is checked, both answers occur, and the
     // four cells of parts with overlapping boxes use several colours.
