@@ -16,7 +16,7 @@ import FenceGeometry
 /// fixes between engine batches with `--presorted` (streaming, so memory stays bounded). Each
 /// side then runs in its own steady state: a pass of one side evicts the other's tables from
 /// the processor's caches, which on the harbor week cost the engine a quarter of its time with
-/// passes of 4,096 fixes and about a seventh with passes of 65,536.
+/// passes of 4,096 fixes and about a tenth with passes of 65,536.
 ///
 /// For `--map`, tracks and events are sampled while the run goes on (``TrackSampler``,
 /// ``EventReservoir``), so the map costs bounded memory whatever the run's length.
