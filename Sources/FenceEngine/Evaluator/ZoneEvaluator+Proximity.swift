@@ -140,4 +140,10 @@ extension ZoneEvaluator {
     event.off = off.sorted()
     events.append(event.withDeterministicID())
   }
+
+  /// Metres from a position to the GEOLINE in `slot`.
+  func geolineDistance(_ slot: Int32, from position: Position) -> Double {
+    guard case .geoline(let line, _)? = elements[Int(slot)]?.shape else { return .infinity }
+    return line.distance(from: position)
+  }
 }

@@ -235,10 +235,4 @@ extension ZoneEvaluator {
     case .geoline, .vacant: return limit
     }
   }
-
-  /// Metres from a position to the GEOLINE in `slot`.
-  func geolineDistance(_ slot: Int32, from position: Position) -> Double {
-    guard case .geoline(let line, _)? = elements[Int(slot)]?.shape else { return .infinity }
-    return line.distance(from: position)
-  }
 }
