@@ -131,7 +131,6 @@ extension ZoneEvaluator {
       checkInAreas(records: &records, fix: fix, isFirst: isFirst, device: d, into: &events)
       Self.pruneRecords(&records, at: t, zoneCores: zoneCores)
     }
-    swap(&records, &devices[d].records)
 
     // 5. Monitored-set change.
     if configuration.proximity != nil {
@@ -143,13 +142,13 @@ extension ZoneEvaluator {
       scratchMonitored.empty()
     }
 
-    // The device's new last fix.
+    // The device's new last fix, and its records put back.
     if measuresSafeRadius {
       noteSafeRadius(
-        around: position ?? Position(coordinate), device: d, insideBoundary: insideBoundary,
-        isFirst: isFirst)
+        around: position ?? Position(coordinate), device: d, records: records,
+        insideBoundary: insideBoundary, isFirst: isFirst)
     }
-    recordLastFix(fix, coordinate, device: d)
+    recordLastFix(fix, coordinate, device: d, records: &records)
   }
 
   // MARK: - Steps
@@ -213,16 +212,22 @@ extension ZoneEvaluator {
       let r = records.recordIndex(of: zone).index
       let exitTime = records[r].exitTime
       let prefix = idPrefix(of: &records[r], device: d)
+      // Fields read before the call: a closure reading `records[r]` copies the whole record.
+      let latitude = records[r].exitLatitude
+      let longitude = records[r].exitLongitude
+      let speed = records[r].exitSpeed
+      let course = records[r].exitCourse
+      let checkInTime = records[r].checkInTime
       appendEvent(
         .checkOut, time: exitTime, device: d, zone: zone, fence: records[r].checkInFence,
         idPrefix: prefix, to: &events
       ) { event in
-        event.latitude = records[r].exitLatitude
-        event.longitude = records[r].exitLongitude
-        event.speed = records[r].exitSpeed
-        event.course = records[r].exitCourse
-        event.checkInTime = records[r].checkInTime
-        event.durationSeconds = exitTime.seconds(since: records[r].checkInTime)
+        event.latitude = latitude
+        event.longitude = longitude
+        event.speed = speed
+        event.course = course
+        event.checkInTime = checkInTime
+        event.durationSeconds = exitTime.seconds(since: checkInTime)
       }
       records[r].windowStart = exitTime
       records[r].endStay()
@@ -360,19 +365,41 @@ extension ZoneEvaluator {
     ZoneEvent.deterministicHashPrefix(device: devices[d].name, zone: zoneID(at: zone))
   }
 
-  /// Stores a fix as the device's last accepted fix, and moves the engine's time up to it.
+  /// Stores a fix as the device's last accepted fix, puts the device's `records` (taken out
+  /// for the fix's step) back, and moves the engine's time up to the fix.
+  mutating func recordLastFix(
+    _ fix: LocationFix, _ coordinate: Coordinate, device d: Int, records: inout [ZoneRecord]
+  ) {
+    if time.map({ fix.time > $0 }) ?? true { time = fix.time }
+    let sequence = addSequence
+    // One uniqueness check for all the writes (this runs for every accepted fix).
+    devices.withUnsafeMutableBufferPointer { devices in
+      swap(&records, &devices[d].records)
+      Self.note(fix, coordinate, sequence: sequence, asLastOf: &devices[d])
+    }
+  }
+
+  /// Stores a fix as the device's last accepted fix (its records left where they are), and
+  /// moves the engine's time up to it.
   mutating func recordLastFix(_ fix: LocationFix, _ coordinate: Coordinate, device d: Int) {
     if time.map({ fix.time > $0 }) ?? true { time = fix.time }
     let sequence = addSequence
-    // One uniqueness check for all six writes (this runs for every accepted fix).
     devices.withUnsafeMutableBufferPointer { devices in
-      devices[d].hasFix = true
-      devices[d].lastTime = fix.time
-      devices[d].lastCoordinate = coordinate
-      devices[d].lastSpeed = fix.speed
-      devices[d].lastCourse = fix.course
-      devices[d].lastSequence = sequence
+      Self.note(fix, coordinate, sequence: sequence, asLastOf: &devices[d])
     }
+  }
+
+  @inline(__always)
+  private static func note(
+    _ fix: LocationFix, _ coordinate: Coordinate, sequence: UInt64,
+    asLastOf device: inout DeviceState
+  ) {
+    device.hasFix = true
+    device.lastTime = fix.time
+    device.lastCoordinate = coordinate
+    device.lastSpeed = fix.speed
+    device.lastCourse = fix.course
+    device.lastSequence = sequence
   }
 
   /// Why a fix must be rejected, if it must (the spec's step 0, in its order).
@@ -432,9 +459,12 @@ extension ZoneEvaluator {
       }
       let core = elementCores[Int(slot)]
       let r = records.ensureRecord(for: core.zone)
-      let best = records[r].fenceNow
-      if best < 0 || core.rank < elementCores[Int(best)].rank { records[r].fenceNow = slot }
-      records[r].isInsideNow = true
+      // Both writes under one uniqueness check.
+      records.withUnsafeMutableBufferPointer { records in
+        let best = records[r].fenceNow
+        if best < 0 || core.rank < elementCores[Int(best)].rank { records[r].fenceNow = slot }
+        records[r].isInsideNow = true
+      }
     }
 
     if let cell = cellEntry(
@@ -695,20 +725,24 @@ extension ZoneEvaluator {
   static func pruneRecords(
     _ records: inout [ZoneRecord], at time: Timestamp, zoneCores: [ZoneCore]
   ) {
-    zoneCores.withUnsafeBufferPointer { cores in
-      func isDone(_ record: ZoneRecord) -> Bool {
-        record.presence == .outside
-          && !record.isSuppressed(
-            at: time, minimumRetriggerTime: cores[Int(record.zone)].minimumRetriggerTime)
+    // In place: the generic `removeAll(where:)` and `contains(where:)` copy each record
+    // (retaining its fence id).
+    let kept = zoneCores.withUnsafeBufferPointer { cores in
+      records.withUnsafeMutableBufferPointer { records in
+        var kept = 0
+        for r in records.indices {
+          let isDone =
+            records[r].presence == .outside
+            && !records[r].isSuppressed(
+              at: time, minimumRetriggerTime: cores[Int(records[r].zone)].minimumRetriggerTime)
+          if isDone { continue }
+          if kept != r { records.swapAt(kept, r) }
+          kept += 1
+        }
+        return kept
       }
-      // Most fixes drop nothing: look before the generic removal, reading the records in
-      // place (a `contains(where:)` over them copies each one).
-      let anyDone = records.withUnsafeBufferPointer { records in
-        records.indices.contains { isDone(records[$0]) }
-      }
-      guard anyDone else { return }
-      records.removeAll(where: isDone)
     }
+    if kept < records.count { records.removeLast(records.count - kept) }
   }
 
   /// The zones gathered in `scratchZones`, taken out (so that they can be read while the

@@ -106,7 +106,8 @@ extension ZoneEvaluator {
   /// noted as 0. No trigonometry here: the sine and cosine of the latitude come from the ECEF
   /// vector.
   mutating func noteSafeRadius(
-    around position: Position, device d: Int, insideBoundary: Double, isFirst: Bool
+    around position: Position, device d: Int, records: [ZoneRecord], insideBoundary: Double,
+    isFirst: Bool
   ) {
     // On the ellipsoid, (x, y, z) = (N cos φ cos λ, N cos φ sin λ, N (1 − e²) sin φ).
     let ecef = position.ecef
@@ -126,7 +127,7 @@ extension ZoneEvaluator {
       pace = (north * north + east * east).squareRoot()
     }
     var safe = min(Self.safeRadiusLimit(pace: pace), insideBoundary)
-    for record in devices[d].records {
+    for record in records {
       // A stay that holds only through hysteresis (no fence holds the position), an exit
       // pending, or a dwell waiting on one.
       if record.presence != .outside, record.fenceNow < 0 { safe = 0 }
@@ -136,7 +137,7 @@ extension ZoneEvaluator {
     if safe <= useful { safe = 0 }
     if safe > 0 {
       safe = Self.nearestBoundary(
-        to: position, within: safe, records: devices[d].records, fenceIndex: fenceIndex,
+        to: position, within: safe, records: records, fenceIndex: fenceIndex,
         geolineIndex: geolineIndex, cores: elementCores, polygons: polygonFences,
         elements: elements)
       if safe <= useful { safe = 0 }
