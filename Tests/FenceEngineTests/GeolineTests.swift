@@ -1,4 +1,4 @@
-import FenceEngine
+@testable import FenceEngine
 import FenceGeometry
 import Testing
 
@@ -60,6 +60,50 @@ struct DirectionCase: CustomTestStringConvertible, Sendable {
     #expect(event.course == 45)
     #expect(event.willCheckOut == false)
     #expect(event.checkInTime == nil)
+  }
+
+  /// Up to `directGeolineLimit` GEOLINEs, a movement's candidates come from a scan of their
+  /// boxes; past it, from the GEOLINE index. Parallel east-west lines 100 m apart, crossed by
+  /// one northbound device: the same crossings, in path order, either way, and a line added
+  /// between two fixes is seen by the next one.
+  @Test func aFewGeolinesAreScannedAndManySearchedWithTheSameCrossings() throws {
+    func zones(_ count: Int) throws -> [Zone] {
+      try (0..<count).map { k in
+        Zone(
+          id: "line-\(k)",
+          geolines: [
+            try geoline("l\(k)", [(Double(100 * k), -500), (Double(100 * k) + 20, 500)])
+          ])
+      }
+    }
+    let walk = (0..<12).map { step in
+      LocationFix(
+        device: "a", time: t(Double(10 * step)),
+        latitude: originLatitude + (Double(250 * step) - 60) / metresPerDegreeLatitude,
+        longitude: originLongitude + Double(step) / metresPerDegreeLongitude)
+    }
+    let few = ZoneEvaluator.directGeolineLimit - 1
+    var scanned = try ZoneEvaluator(zones: try zones(few))
+    var searched = try ZoneEvaluator(zones: try zones(ZoneEvaluator.directGeolineLimit + 4))
+    let fewEvents = run(&scanned, walk)
+    let manyEvents = run(&searched, walk)
+    // The walk runs 2,750 m north from 60 m south of line 0: every line is crossed once,
+    // right to left.
+    #expect(fewEvents.count == few)
+    #expect(manyEvents.count == ZoneEvaluator.directGeolineLimit + 4)
+    #expect(Array(manyEvents.prefix(few)) == fewEvents)
+    // Line 0 rises to 10 m north where the device crosses it: 70 m of a 250 m step.
+    #expect(fewEvents.first == "2.800224 checkIn a line-0/l0 geoline rightToLeft noCheckOut")
+
+    var growing = try ZoneEvaluator(zones: try zones(1))
+    var events = run(&growing, Array(walk.prefix(2)))
+    try growing.add([
+      Zone(id: "late", geolines: [try geoline("late", [(600, -500), (600, 500)])])
+    ])
+    events += run(&growing, Array(walk.dropFirst(2).prefix(2)))
+    #expect(events.count == 2)
+    #expect(events.last?.hasPrefix("3") == false)
+    #expect(events.last?.contains("late/late geoline rightToLeft") == true)
   }
 
   @Test func aCrossingThroughAVertexCountsOnce() throws {

@@ -579,7 +579,16 @@ extension ZoneEvaluator {
     var candidates: [Int32] = []
     swap(&candidates, &scratchCandidates)
     candidates.empty()
-    geolineIndex.search(intersecting: .movement(from: from, to: to)) { candidates.append($0) }
+    let movement = BoundingBox.movement(from: from, to: to)
+    if listsGeolines && geolineExtentGeneration == zoneGeneration
+      && !movement.crossesAntimeridian
+    {
+      for k in geolineBoxes.indices where geolineBoxes[k].box.planarIntersects(movement) {
+        candidates.append(geolineBoxes[k].slot)
+      }
+    } else {
+      geolineIndex.search(intersecting: movement) { candidates.append($0) }
+    }
     var lineCrossings: [GeolineCrossing] = []
     swap(&lineCrossings, &scratchLineCrossings)
     for slot in candidates where allows(slot, filter) {

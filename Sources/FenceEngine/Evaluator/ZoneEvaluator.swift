@@ -106,6 +106,10 @@ public struct ZoneEvaluator {
   /// `movementMayMeetGeolines(from:to:)`).
   var geolineExtent: BoundingBox?
   var geolineExtentGeneration: UInt64 = .max
+  /// Every GEOLINE's slot and box when there are few (see ``directGeolineLimit``), valid with
+  /// `geolineExtent`; `findCrossings` then scans them instead of searching the index.
+  var geolineBoxes: [GeolineBox] = []
+  var listsGeolines = false
 
   /// An evaluator with no zones.
   public init(configuration: Configuration = .default) {
