@@ -4,15 +4,14 @@ import FenceGeometry
 /// remembered for the cells that fixes have visited.
 ///
 /// The world is cut into cells of 1/1024 degree (about 110 m by 85 m at New York), grouped in
-/// parents of 4 × 4 cells (1/256 degree, about 430 m by 340 m), grouped in grandparents of
-/// 4 × 4 parents (1/64 degree, about 1.7 km by 1.4 km). The first fix in a grandparent finds
-/// the fences whose boxes meet it and files each as *inside* (covers the whole grandparent),
-/// *test* (its boundary may cross it) or drops it (covers none of it), see `CellRelation`. The
-/// first fix in a parent sorts only its grandparent's *test* fences the same way against the
-/// parent, and the first fix in a cell its parent's (the *inside* fences of the level above
-/// cover the cell too). A grandparent or parent with no *test* fences answers for all its
-/// cells itself. Later fixes in the cell, of any device, read its two short lists instead of
-/// searching the R-tree and testing every polygon whose box holds them. Real tracks revisit cells all the time (ferries, anchorages,
+/// parents of 4 × 4 cells (1/256 degree, about 430 m by 340 m). The first fix in a parent
+/// finds the fences whose boxes meet the parent and files each as *inside* (covers the whole
+/// parent), *test* (its boundary may cross the parent) or drops it (covers none of it), see
+/// `CellRelation`. The first fix in a cell sorts only its parent's *test* fences the same way
+/// against the cell (the parent's *inside* fences cover the cell too); a parent with no *test*
+/// fences answers for all its cells itself. Later fixes in the cell,
+/// of any device, read its two short lists instead of searching the R-tree and testing every
+/// polygon whose box holds them. Real tracks revisit cells all the time (ferries, anchorages,
 /// depots, roads), so most fixes take this path; see `Docs/Decisions/0005-cell-cache.md`.
 ///
 /// The cache is an open-addressing hash table (filled to at most a half) over one pool of fence
