@@ -328,8 +328,12 @@ extension ZoneEvaluator {
   ///
   /// `idPrefix` must be the id hash's prefix of device `d` and this zone (see
   /// ``idPrefix(of:device:)``); debug builds check it against one made afresh.
+  ///
+  /// Mutating although it changes nothing of the evaluator: called from the mutating per-fix
+  /// steps, a non-mutating method made the compiler copy the whole evaluator (about a kilobyte)
+  /// on every event.
   @inline(__always)
-  func appendEvent(
+  mutating func appendEvent(
     _ kind: ZoneEvent.Kind, time: Timestamp, device d: Int, zone: Int32, fence: String,
     idPrefix: UInt64, to events: inout [ZoneEvent], _ fill: (inout ZoneEvent) -> Void
   ) {
@@ -760,7 +764,13 @@ extension ZoneEvaluator {
   mutating func takeGatheredZones() -> [Int32] {
     var zones: [Int32] = []
     swap(&zones, &scratchZones)
-    sortByZoneID(&zones)
+    // Sorted here, over the zone table read in place: calling the non-mutating
+    // `sortByZoneID(_:)` copied the whole evaluator on every check-in and check-out.
+    if zones.count > 1 {
+      zoneSlots.withUnsafeBufferPointer { slots in
+        zones.insertionSort { (slots[Int($0)]?.zone.id ?? "") < (slots[Int($1)]?.zone.id ?? "") }
+      }
+    }
     return zones
   }
 
@@ -768,11 +778,6 @@ extension ZoneEvaluator {
   mutating func returnGatheredZones(_ zones: inout [Int32]) {
     zones.empty()
     swap(&zones, &scratchZones)
-  }
-
-  /// Sorts zone slots by zone id.
-  func sortByZoneID(_ zones: inout [Int32]) {
-    if zones.count > 1 { zones.insertionSort { zoneID(at: $0) < zoneID(at: $1) } }
   }
 }
 
