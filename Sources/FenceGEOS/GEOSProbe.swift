@@ -5,7 +5,10 @@ internal import CGEOS
 /// (``PreparedShape/covers(_:)``), as a plain GEOS program does with one point per position.
 ///
 /// A non-copyable value, so that the point is destroyed exactly once, when the probe ends, and
-/// no Swift object is allocated for it. Not thread-safe, like its ``GEOSContext``.
+/// no Swift object is allocated for it. It keeps only its context's handle: it must not
+/// outlive the ``GEOSContext`` it was made in, and is used only with shapes and trees of that
+/// context (every caller makes one, uses it and drops it within one query). Not thread-safe,
+/// like its ``GEOSContext``.
 package struct GEOSProbe: ~Copyable {
   let pointer: OpaquePointer
   let latitude: Double

@@ -7,10 +7,11 @@ public import FenceGeometry
 /// in FenceKit. Distances are planar, in degrees of (longitude, latitude), which makes them
 /// useful as an oracle ("is this point on the boundary?") rather than as metres.
 ///
-/// Each query builds and frees one GEOS point (GEOS 3.11 has no prepared predicates taking x
-/// and y, and a reused point keeps a stale cached envelope); in release builds that costs about
-/// as much as moving a reused point, within measurement noise (see
-/// `Docs/Decisions/0002-geos-off-the-hot-path.md`). Not thread-safe: use one per evaluator, made
+/// `covers(latitude:longitude:)` and the distances build and free one GEOS point per query
+/// (GEOS 3.11 has no prepared predicates taking x and y, and a reused point keeps a stale
+/// cached envelope); in release builds that costs about as much as moving a reused point,
+/// within measurement noise (see `Docs/Decisions/0002-geos-off-the-hot-path.md`). `covers(_:)`
+/// tests a caller's ``GEOSProbe`` and builds a point only across the antimeridian. Not thread-safe: use one per evaluator, made
 /// from that evaluator's ``GEOSContext``.
 public final class PreparedShape {
   /// The context the shape was prepared in.

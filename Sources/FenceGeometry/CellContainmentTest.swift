@@ -11,7 +11,9 @@ package struct CellEdge: Sendable {
 /// few edges that meet the cell: exactly ``MultiPolygon/contains(latitude:longitude:)``, or no
 /// answer (then the caller runs the full test).
 ///
-/// Made once per cell (``MultiPolygon/cellContainmentTest(cell:edgeLimit:edges:colours:)``):
+/// Made per cell or quarter of one
+/// (``MultiPolygon/cellContainmentTest(cell:edgeLimit:edges:colours:)``, or from a larger
+/// box's test by ``MultiPolygon/cellContainmentTest(box:within:parentEdges:parentColours:edgeLimit:edges:colours:)``):
 /// a reference point *Q* in the cell that lies on no edge's line, the crossing parity of *Q*
 /// per colour (the full test's answer there, one bit per part colour of the ``StripeIndex``),
 /// and the edges meeting the cell, stored by the caller. A point *P* of the cell is then
@@ -127,7 +129,8 @@ extension MultiPolygon {
   /// When no edge meets the cell, the test answers every point of it with *Q*'s answer.
   ///
   /// - Complexity: about O(log *n* + *k*) for the *k* edges whose chunk boxes meet the cell,
-  ///   plus one full containment test.
+  ///   plus one full containment test (the full test leaves only a point on an edge
+  ///   undecided, and a reference point on an edge's line is rejected before it).
   package func cellContainmentTest(
     cell: BoundingBox, edgeLimit: Int, edges: inout [CellEdge], colours: inout [UInt8]
   ) -> CellContainmentTest? {
@@ -182,13 +185,12 @@ extension MultiPolygon {
     precondition(colours.count == start, "one colour per cell edge")
     let margin = Self.cellMargin
     var overflows = false
+    let (x0, y0) = (box.west - margin, box.south - margin)
+    let (x1, y1) = (box.east + margin, box.north + margin)
     let first = Int(parent.edgeStart)
     for k in first..<(first + Int(parent.edgeCount)) {
       let e = parentEdges[k]
-      guard
-        EdgeIndex.edge(
-          ax: e.ax, ay: e.ay, bx: e.bx, by: e.by,
-          meetsBox: box.west - margin, box.south - margin, box.east + margin, box.north + margin)
+      guard EdgeIndex.edge(ax: e.ax, ay: e.ay, bx: e.bx, by: e.by, meetsBox: x0, y0, x1, y1)
       else { continue }
       guard edges.count - start < edgeLimit else {
         overflows = true
@@ -213,7 +215,7 @@ extension MultiPolygon {
   /// The stripe index whose parities cell tests carry, if `cell` can have a test.
   private func cellTestStripes(_ cell: BoundingBox) -> StripeIndex? {
     guard let stripes, !stripes.isUnwrapped, !cell.crossesAntimeridian, cell.west > -180,
-      cell.east < 180, stripes.partColours.count == polygons.count
+      cell.east < 180
     else { return nil }
     return stripes
   }
@@ -231,19 +233,15 @@ extension MultiPolygon {
       nextReference: for (fx, fy) in Self.cellReferenceFractions {
         let qx = cell.west + fx * width
         let qy = cell.south + fy * height
+        // Each edge directed with Q on its left, in one pass; a Q on an edge's line is
+        // rejected, and the next one directs every edge again by its own side.
         for k in start..<edges.count {
           let e = edges[k]
-          if Orientation.determinant(ax: e.ax, ay: e.ay, bx: e.bx, by: e.by, cx: qx, cy: qy) == 0 {
-            continue nextReference
-          }
+          let side = Orientation.determinant(ax: e.ax, ay: e.ay, bx: e.bx, by: e.by, cx: qx, cy: qy)
+          if side == 0 { continue nextReference }
+          if side < 0 { edges[k] = CellEdge(ax: e.bx, ay: e.by, bx: e.ax, by: e.ay) }
         }
         guard let referenceParities = parities(qx, qy) else { continue }
-        for k in start..<edges.count {
-          let e = edges[k]
-          if Orientation.determinant(ax: e.ax, ay: e.ay, bx: e.bx, by: e.by, cx: qx, cy: qy) < 0 {
-            edges[k] = CellEdge(ax: e.bx, ay: e.by, bx: e.ax, by: e.ay)
-          }
-        }
         let d = CellContainmentTest.pointMargin
         return CellContainmentTest(
           west: cell.west - d, south: cell.south - d, east: cell.east + d, north: cell.north + d,

@@ -111,6 +111,34 @@ struct CoverCase: CustomTestStringConvertible, Sendable {
     #expect(try !west.covers(latitude: 0, longitude: -179.5))
   }
 
+  /// `covers(_:)` with a caller's probe (one GEOS point per position, as fencebench's GEOS
+  /// loop uses it) answers as `covers(latitude:longitude:)`, across the antimeridian too, where
+  /// it needs points of its own.
+  @Test func aProbeIsCoveredAsItsPosition() throws {
+    let context = try GEOSContext()
+    let square = try PreparedShape(
+      Polygon(
+        exterior: [(179.0, -1.0), (-179, -1), (-179, 1), (179, 1), (179, -1)].map {
+          Coordinate(uncheckedLatitude: $0.1, longitude: $0.0)
+        }),
+      context: context)
+    let west = try PreparedShape(
+      shape("POLYGON ((179 -1, 180 -1, 180 1, 179 1, 179 -1))", context: context),
+      context: context)
+    let cases: [(shape: PreparedShape, latitude: Double, longitude: Double, covered: Bool)] = [
+      (square, 0, 180, true), (square, 0, -180, true), (square, 0, 179.5, true),
+      (square, 0, -179.5, true), (square, 1, -179, true), (square, 0, 0, false),
+      (square, 0, -178.5, false), (square, 0, 178.5, false),
+      (west, 0, 180, true), (west, 0, -180, true), (west, 2, -180, false),
+      (west, 0, -179.5, false),
+    ]
+    for c in cases {
+      let probe = try GEOSProbe(latitude: c.latitude, longitude: c.longitude, context: context)
+      #expect(try c.shape.covers(probe) == c.covered, "\(c.latitude), \(c.longitude)")
+      #expect(try c.shape.covers(latitude: c.latitude, longitude: c.longitude) == c.covered)
+    }
+  }
+
   @Test func theShapeKeepsItsContextAlive() throws {
     var prepared: PreparedShape?
     do {

@@ -101,17 +101,19 @@ extension ZoneEvaluator {
     // GEOLINE crossings of the movement from the previous accepted fix, left in
     // `scratchCrossings` (a local array only when the movement may meet a GEOLINE).
     var hasCrossings = false
-    if !isFirst && !geolineIndex.isEmpty && devices[d].lastCoordinate != coordinate
-      && movementMayMeetGeolines(from: devices[d].lastCoordinate, to: coordinate)
-    {
-      var crossings: [CrossingHit] = []
-      swap(&crossings, &scratchCrossings)
-      crossings.empty()
-      findCrossings(
-        from: devices[d].lastCoordinate, to: coordinate, filter: filter, into: &crossings)
-      for crossing in crossings { _ = records.ensureRecord(for: crossing.zone) }
-      hasCrossings = !crossings.isEmpty
-      swap(&crossings, &scratchCrossings)
+    let from = devices[d].lastCoordinate
+    if !isFirst && !geolineIndex.isEmpty && from != coordinate {
+      let movement = BoundingBox.movement(from: from, to: coordinate)
+      if movementMayMeetGeolines(movement) {
+        var crossings: [CrossingHit] = []
+        swap(&crossings, &scratchCrossings)
+        crossings.empty()
+        findCrossings(
+          from: from, to: coordinate, movement: movement, filter: filter, into: &crossings)
+        for crossing in crossings { _ = records.ensureRecord(for: crossing.zone) }
+        hasCrossings = !crossings.isEmpty
+        swap(&crossings, &scratchCrossings)
+      }
     }
 
     // 1. Timers due.
@@ -574,16 +576,16 @@ extension ZoneEvaluator {
     return polygon.shape.contains(latitude: coordinate.latitude, longitude: coordinate.longitude)
   }
 
-  /// Appends the admitted crossings of the movement `from`→`to` over every GEOLINE, sorted in
-  /// path order, then by zone id, then by GEOLINE id.
+  /// Appends the admitted crossings of the movement `from`→`to`, whose box is `movement`, over
+  /// every GEOLINE, sorted in path order, then by zone id, then by GEOLINE id. Call after
+  /// ``movementMayMeetGeolines(_:)``, which brings the list of GEOLINE boxes up to date.
   mutating func findCrossings(
-    from: Coordinate, to: Coordinate, filter: MonitoredFilter,
+    from: Coordinate, to: Coordinate, movement: BoundingBox, filter: MonitoredFilter,
     into crossings: inout [CrossingHit]
   ) {
     var candidates: [Int32] = []
     swap(&candidates, &scratchCandidates)
     candidates.empty()
-    let movement = BoundingBox.movement(from: from, to: to)
     if listsGeolines && geolineExtentGeneration == zoneGeneration
       && !movement.crossesAntimeridian
     {
@@ -764,11 +766,12 @@ extension ZoneEvaluator {
   mutating func takeGatheredZones() -> [Int32] {
     var zones: [Int32] = []
     swap(&zones, &scratchZones)
-    // Sorted here, over the zone table read in place: calling the non-mutating
-    // `sortByZoneID(_:)` copied the whole evaluator on every check-in and check-out.
+    // Sorted over the zone table read in place: a non-mutating helper called from here (the
+    // mutating per-fix step) made the compiler copy the whole evaluator on every check-in and
+    // check-out.
     if zones.count > 1 {
       zoneSlots.withUnsafeBufferPointer { slots in
-        zones.insertionSort { (slots[Int($0)]?.zone.id ?? "") < (slots[Int($1)]?.zone.id ?? "") }
+        zones.insertionSort { Self.zoneID($0, in: slots) < Self.zoneID($1, in: slots) }
       }
     }
     return zones

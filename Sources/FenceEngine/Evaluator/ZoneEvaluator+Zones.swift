@@ -391,7 +391,13 @@ extension ZoneEvaluator {
   // MARK: - Lookups
 
   func zoneID(at slot: Int32) -> String {
-    zoneSlots.withUnsafeBufferPointer { $0[Int(slot)]?.zone.id } ?? ""
+    zoneSlots.withUnsafeBufferPointer { Self.zoneID(slot, in: $0) }
+  }
+
+  /// The id of the zone in `slot` of a zone table read in place ("" for a free slot).
+  @inline(__always)
+  static func zoneID(_ slot: Int32, in slots: UnsafeBufferPointer<CompiledZone?>) -> String {
+    slots[Int(slot)]?.zone.id ?? ""
   }
 
   func elementID(at slot: Int32) -> String {

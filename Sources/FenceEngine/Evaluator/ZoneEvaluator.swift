@@ -103,11 +103,10 @@ public struct ZoneEvaluator {
   var cellCache: ContainmentCellCache
   var cellCacheGeneration: UInt64 = 0
   /// The box holding every GEOLINE, valid for the zones of `geolineExtentGeneration` (see
-  /// `movementMayMeetGeolines(from:to:)`).
+  /// `movementMayMeetGeolines(_:)`), and, when there are few, every GEOLINE's slot and box
+  /// (`listsGeolines`; see `refreshGeolineSummary()`).
   var geolineExtent: BoundingBox?
   var geolineExtentGeneration: UInt64 = .max
-  /// Every GEOLINE's slot and box when there are few (see ``directGeolineLimit``), valid with
-  /// `geolineExtent`; `findCrossings` then scans them instead of searching the index.
   var geolineBoxes: [GeolineBox] = []
   var listsGeolines = false
 

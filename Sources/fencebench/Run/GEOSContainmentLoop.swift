@@ -17,7 +17,6 @@ struct GEOSContainmentLoop {
     case polygon(PreparedShape)
   }
 
-  private let context: GEOSContext
   private let tree: GEOSSTRTree
   private let shapes: [Shape]
 
@@ -26,7 +25,6 @@ struct GEOSContainmentLoop {
   /// - Throws: ``GEOSError`` when GEOS cannot build a geometry or the tree.
   init(fences: [Fence]) throws(GEOSError) {
     let context = try GEOSContext()
-    self.context = context
     tree = try GEOSSTRTree(context: context)
     var shapes: [Shape] = []
     shapes.reserveCapacity(fences.count)
@@ -49,7 +47,7 @@ struct GEOSContainmentLoop {
   ) throws(GEOSError) {
     var ecef: ECEFPosition?
     var failure: GEOSError?
-    let probe = try GEOSProbe(latitude: latitude, longitude: longitude, context: context)
+    let probe = try GEOSProbe(latitude: latitude, longitude: longitude, context: tree.context)
     try tree.query(probe) { id in
       guard failure == nil else { return }
       switch shapes[Int(id)] {
