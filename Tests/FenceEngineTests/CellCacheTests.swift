@@ -145,4 +145,89 @@ import Testing
     #expect(try run(capacity: 4) == plain)
     #expect(try run(capacity: 65_536) == plain)
   }
+
+  /// Zones added, replaced and removed between fixes of a device standing in one cell: each
+  /// change empties the cache, so the device's memo of its cell (kept across fixes) must not
+  /// answer the next fix. The same events and snapshots as without the cache.
+  @Test func zoneChangesBetweenFixesInOneCellGiveTheSameEvents() throws {
+    enum Step {
+      case fix(LocationFix)
+      case add(Zone)
+      case remove(String)
+    }
+    // Circles of 150 m around (10, 40) cover the cell north 0 to 65 m, east 0 to 82 m of the
+    // origin but not its parent, so that cells are filed; one rule each.
+    let zones = [
+      try circleZone("dwell", north: 10, east: 40, radius: 150, rules: ZoneRules(dwell: 60)),
+      try circleZone(
+        "mrt", north: 10, east: 40, radius: 150,
+        rules: ZoneRules(minimumRetriggerTime: 120, checkOut: false)),
+      try circleZone(
+        "confirm", north: 10, east: 40, radius: 150,
+        rules: ZoneRules(dwell: 45, exitConfirmations: 3)),
+      try circleZone(
+        "hysteresis", north: 10, east: 40, radius: 150,
+        rules: ZoneRules(dwell: 90, exitHysteresis: 200)),
+      try circleZone(
+        "silent", north: 10, east: 40, radius: 150, rules: ZoneRules(initialTrigger: false)),
+      try circleZone(
+        "nudge", north: 10, east: 40, radius: 150, rules: ZoneRules(exitHysteresis: 80)),
+      try circleZone("wide", north: 10, east: 40, radius: 3000, rules: ZoneRules(dwell: 200)),
+    ]
+    /// `count` fixes 5 s apart from `start`, jittering a few metres around (10, 30).
+    func stand(from start: Double, count: Int) -> [Step] {
+      (0..<count).map { k in
+        let wobble = Double(k % 5) - 2
+        return .fix(fix(start + Double(k) * 5, north: 10 + 3 * wobble, east: 30 - 2 * wobble))
+      }
+    }
+    var steps = stand(from: 0, count: 10)
+    steps.append(.add(try circleZone("late", north: 10, east: 40, radius: 150)))
+    steps += stand(from: 50, count: 5)
+    steps.append(.remove("dwell"))
+    steps += stand(from: 75, count: 5)
+    steps.append(
+      .add(
+        try circleZone(
+          "hysteresis", north: 10, east: 40, radius: 150, rules: ZoneRules(dwell: 20))))
+    steps += stand(from: 100, count: 10)
+    steps.append(.add(try circleZone("dwell", north: 10, east: 40, radius: 150)))
+    steps += stand(from: 150, count: 5)
+
+    func replay(capacity: Int) throws -> (events: [ZoneEvent], states: [EvaluatorSnapshot]) {
+      var evaluator = try ZoneEvaluator(
+        configuration: .init(cellCacheCapacity: capacity), zones: zones)
+      var events: [ZoneEvent] = []
+      var states: [EvaluatorSnapshot] = []
+      for step in steps {
+        switch step {
+        case .fix(let fix): evaluator.process(fix, into: &events)
+        case .add(let zone): try evaluator.add(zone)
+        case .remove(let id): _ = evaluator.remove(zoneID: id)
+        }
+        states.append(evaluator.snapshot())
+      }
+      evaluator.advance(to: t(170 + 3600), into: &events)
+      return (events, states)
+    }
+    let plain = try replay(capacity: 0)
+    let cached = try replay(capacity: 65_536)
+    #expect(cached.events == plain.events)
+    #expect(cached.states == plain.states)
+    #expect(
+      plain.events.map(describe) == [
+        "0 checkIn a confirm/confirm-fence",
+        "0 checkIn a dwell/dwell-fence",
+        "0 checkIn a hysteresis/hysteresis-fence",
+        "0 checkIn a mrt/mrt-fence noCheckOut",
+        "0 checkIn a nudge/nudge-fence",
+        "0 checkIn a wide/wide-fence",
+        "45 dwell a confirm/confirm-fence in=0 dwell=45",
+        "50 checkIn a late/late-fence",
+        "60 dwell a dwell/dwell-fence in=0 dwell=60",
+        "90 dwell a hysteresis/hysteresis-fence in=0 dwell=90",
+        "150 checkIn a dwell/dwell-fence",
+        "200 dwell a wide/wide-fence in=0 dwell=200",
+      ])
+  }
 }

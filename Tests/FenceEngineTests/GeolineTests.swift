@@ -87,6 +87,15 @@ struct DirectionCase: CustomTestStringConvertible, Sendable {
     var searched = try ZoneEvaluator(zones: try zones(ZoneEvaluator.directGeolineLimit + 4))
     let fewEvents = run(&scanned, walk)
     let manyEvents = run(&searched, walk)
+    // Each took the path it is meant to: the limit itself still scans, one more searches.
+    #expect(scanned.listsGeolines)
+    #expect(!searched.listsGeolines)
+    var atLimit = try ZoneEvaluator(zones: try zones(ZoneEvaluator.directGeolineLimit))
+    var pastLimit = try ZoneEvaluator(zones: try zones(ZoneEvaluator.directGeolineLimit + 1))
+    #expect(run(&atLimit, walk).count == ZoneEvaluator.directGeolineLimit)
+    #expect(run(&pastLimit, walk).count == ZoneEvaluator.directGeolineLimit + 1)
+    #expect(atLimit.listsGeolines)
+    #expect(!pastLimit.listsGeolines)
     // The walk runs 2,750 m north from 60 m south of line 0: every line is crossed once,
     // right to left.
     #expect(fewEvents.count == few)
@@ -103,6 +112,8 @@ struct DirectionCase: CustomTestStringConvertible, Sendable {
     events += run(&growing, Array(walk.dropFirst(2).prefix(2)))
     #expect(events.count == 2)
     #expect(events.last?.hasPrefix("3") == false)
+    // 440 m north at 20 s, 690 m at 30 s: the line at 600 m is crossed at 26.4 s.
+    #expect(events.last == "26.4 checkIn a late/late geoline rightToLeft noCheckOut")
     #expect(events.last?.contains("late/late geoline rightToLeft") == true)
   }
 

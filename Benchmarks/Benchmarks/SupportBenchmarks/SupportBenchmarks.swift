@@ -119,8 +119,10 @@ final class DistanceFixture {
       preconditionFailure("GEOS: \(error)")
     }
     // Both answer: ours in metres, GEOS's in planar degrees (not comparable one to one), each
-    // finite and not negative, and zero for both or neither.
-    for point in points.prefix(50) {
+    // finite and not negative, and zero for both or neither (a vertex is checked too: random
+    // points are almost never on the boundary).
+    let vertex = Position(shape.polygons[0].exterior[0])
+    for point in points.prefix(50) + [vertex] {
       let ours = shape.distanceToBoundary(from: point)
       let theirs: Double
       do {

@@ -243,7 +243,8 @@ struct ContainmentCellCache {
   static let edgesPerTest = 32
   /// Edges, and tests, held per cell of capacity over all cells: once either budget is spent,
   /// no more tests are made until the cache is emptied. The harbor week's visited cells hold
-  /// about 0.4 edges and 0.4 tests each.
+  /// about 0.27 edges and 0.23 tests each (3,796 edges and 795 × 4 tests over 13,847 cells;
+  /// temporary counters, not committed).
   static let edgesPerCell = 4
   static let testsPerCell = 4
 
