@@ -10,10 +10,20 @@ let package = Package(
     .library(name: "FenceEngine", targets: ["FenceEngine"]),
     .library(name: "FenceFormats", targets: ["FenceFormats"]),
     .library(name: "FenceTesting", targets: ["FenceTesting"]),
+    .library(name: "FenceStore", targets: ["FenceStore"]),
     .executable(name: "fencebench", targets: ["fencebench"]),
+    .executable(name: "fenced", targets: ["fenced"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    // The store and the daemon only; the engine modules need nothing but GEOS and the toolchain.
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-metrics", from: "2.4.0"),
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
   ],
   targets: [
     // MARK: - System libraries (the only places C is visible)
@@ -31,6 +41,10 @@ let package = Package(
     .target(name: "FenceEngine", dependencies: ["FenceGeometry", "FenceIndex", "FenceGEOS"]),
     .target(name: "FenceFormats", dependencies: ["FenceEngine", "FenceGEOS", "CZlib"]),
     .target(name: "FenceTesting", dependencies: ["FenceEngine", "FenceGeometry"]),
+    /// The engine made durable: command log, events, snapshots, recovery (SQLite through GRDB).
+    .target(
+      name: "FenceStore",
+      dependencies: ["FenceEngine", "FenceFormats", .product(name: "GRDB", package: "GRDB.swift")]),
 
     // MARK: - Command-line tool
 
@@ -39,6 +53,26 @@ let package = Package(
       dependencies: [
         "FenceFormats", "FenceEngine", "FenceGEOS", "FenceIndex", "FenceGeometry",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
+
+    /// The reference daemon's HTTP layer, webhooks and metrics, over `FenceStore`.
+    .target(
+      name: "FenceDaemon",
+      dependencies: [
+        "FenceStore", "FenceEngine", "FenceFormats",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+      ]),
+    .executableTarget(
+      name: "fenced",
+      dependencies: [
+        "FenceDaemon", "FenceStore", "FenceEngine", "FenceFormats",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
       ]),
 
     // MARK: - Tests
@@ -59,6 +93,15 @@ let package = Package(
     .testTarget(
       name: "fencebenchTests", dependencies: ["FenceTestSupport"]),
     .testTarget(name: "FenceTestingTests", dependencies: ["FenceTesting", "FenceEngine"]),
+    .testTarget(
+      name: "FenceStoreTests",
+      dependencies: ["FenceStore", "FenceEngine", "FenceFormats", "FenceTesting", "FenceTestSupport"]),
+    .testTarget(
+      name: "fencedTests",
+      dependencies: [
+        "FenceStore", "FenceEngine", "FenceFormats", "FenceTestSupport",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -140,7 +140,7 @@ extension ZoneEvaluator {
 
   // MARK: - Between device state and snapshot values
 
-  private func snapshotDevice(_ device: DeviceState) -> EvaluatorSnapshot.Device {
+  func snapshotDevice(_ device: DeviceState) -> EvaluatorSnapshot.Device {
     var records: [EvaluatorSnapshot.Record] = []
     records.reserveCapacity(device.records.count)
     for record in device.records {

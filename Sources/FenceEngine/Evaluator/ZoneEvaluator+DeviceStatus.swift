@@ -1,0 +1,63 @@
+/// What an evaluator knows about one device, for a daemon's device endpoint or a dashboard.
+public struct DeviceStatus: Hashable, Sendable {
+  /// The last accepted fix, as the engine keeps it (no accuracy: the engine does not keep it).
+  public struct LastFix: Hashable, Sendable {
+    public var time: Timestamp
+    public var latitude: Double
+    public var longitude: Double
+    public var speed: Double?
+    public var course: Double?
+  }
+
+  /// A zone the device is inside.
+  public struct Presence: Hashable, Sendable {
+    public var zone: String
+    /// Whether the stay was checked in; `false` when the device is inside without a check-in
+    /// (initial trigger off, or the zone's minimum retrigger time suppressed it).
+    public var checkedIn: Bool
+    /// The check-in's time and fence, when ``checkedIn``.
+    public var checkInTime: Timestamp?
+    public var checkInFence: String?
+    /// Whether a check-out is pending confirmation (exit confirmations).
+    public var exitPending: Bool
+  }
+
+  public var device: String
+  /// `nil` when every fix of the device was rejected.
+  public var lastFix: LastFix?
+  /// Sorted by zone id.
+  public var inside: [Presence]
+  /// Fence and GEOLINE ids of the monitored set (proximity monitoring), sorted.
+  public var monitored: [String]
+}
+
+extension ZoneEvaluator {
+  /// The state of the device named `device`, or `nil` when the evaluator never saw it.
+  ///
+  /// - Complexity: O(*r* log *r*) for the *r* zones the device has state with.
+  public func deviceStatus(named device: String) -> DeviceStatus? {
+    guard let slot = deviceSlotByName[device] else { return nil }
+    let state = snapshotDevice(devices[Int(slot)])
+    let lastFix = state.lastFix.map {
+      DeviceStatus.LastFix(
+        time: $0.time, latitude: $0.latitude, longitude: $0.longitude, speed: $0.speed,
+        course: $0.course)
+    }
+    var inside: [DeviceStatus.Presence] = []
+    for record in state.records where record.presence != .outside {
+      let checkedIn = record.presence == .checkedIn
+      inside.append(
+        .init(
+          zone: record.zone, checkedIn: checkedIn,
+          checkInTime: checkedIn ? record.checkInTime : nil,
+          checkInFence: checkedIn ? record.checkInFence : nil, exitPending: record.exit != nil))
+    }
+    return DeviceStatus(
+      device: state.name, lastFix: lastFix, inside: inside, monitored: state.monitored)
+  }
+
+  /// The earliest pending dwell timer, if any: advancing the engine to it fires at least that
+  /// dwell, unless its stay has since ended (a stale timer, which fires nothing). A daemon with
+  /// a wall clock advances when this is due instead of every second.
+  public var nextDwellDeadline: Timestamp? { dwellQueue.nextDeadline }
+}

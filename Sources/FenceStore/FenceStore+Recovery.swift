@@ -1,0 +1,142 @@
+import FenceEngine
+import FenceFormats
+import Foundation
+
+/// What opening a store found and did.
+public struct RecoveryReport: Hashable, Sendable {
+  /// The command seq of the snapshot restored, `nil` when the store had none (a new store, or
+  /// one whose first snapshot was never written).
+  public var snapshotCommandSeq: Int64?
+  /// Commands replayed after the snapshot, and the fixes among them.
+  public var commandsReplayed = 0
+  public var fixesReplayed = 0
+  /// Events produced by the replay and found equal to the stored ones.
+  public var eventsVerified = 0
+  /// The last command and event seq after recovery.
+  public var commandSeq: Int64 = 0
+  public var eventSeq: Int64 = 0
+  /// Wall-clock time recovery took.
+  public var seconds = 0.0
+  /// Whether the store was created by this open.
+  public var isNew = false
+}
+
+extension FenceStore {
+  /// The metadata key of the engine configuration the store was made with.
+  static let configurationKey = "engine-configuration"
+  static let formatKey = "store-format"
+  static let formatVersion = "1"
+
+  /// Rebuilds the engine from the latest snapshot and the commands after it, checking every
+  /// replayed command's events against the stored ones.
+  static func recover(storage: any FenceStorage, configuration: ZoneEvaluator.Configuration)
+    throws -> (state: EngineState, report: RecoveryReport)
+  {
+    let start = ContinuousClock.now
+    var report = RecoveryReport()
+    let given = String(describing: configuration)
+    if let stored = try storage.metadata(configurationKey) {
+      guard stored == given else {
+        throw StoreError.configurationMismatch(stored: stored, given: given)
+      }
+      if let format = try storage.metadata(formatKey), format != formatVersion {
+        throw StoreError.damaged("store format \(format); this version reads \(formatVersion)")
+      }
+    } else {
+      try storage.setMetadata(formatKey, formatVersion)
+      try storage.setMetadata(configurationKey, given)
+      report.isNew = true
+    }
+
+    var state: EngineState
+    if let snapshot = try storage.latestSnapshot() {
+      let zones: [Zone]
+      do {
+        zones = try ZoneLoader.loadZones(
+          from: snapshot.zoneSet, file: "snapshot \(snapshot.commandSeq) zone set")
+      } catch {
+        throw StoreError.damaged("the zone set of snapshot \(snapshot.commandSeq) does not load: \(error)")
+      }
+      var evaluator: ZoneEvaluator
+      do {
+        evaluator = try ZoneEvaluator(configuration: configuration, zones: zones)
+        try evaluator.restore(try EvaluatorSnapshot(decoding: snapshot.evaluator))
+      } catch {
+        throw StoreError.damaged("snapshot \(snapshot.commandSeq) does not restore: \(error)")
+      }
+      state = EngineState(
+        evaluator: evaluator, commandSeq: snapshot.commandSeq, eventSeq: snapshot.lastEventSeq)
+      state.zoneSetCache = (0, snapshot.zoneSet)
+      state.lastSnapshot = (snapshot.commandSeq, snapshot.takenAt)
+      report.snapshotCommandSeq = snapshot.commandSeq
+    } else {
+      state = EngineState(
+        evaluator: ZoneEvaluator(configuration: configuration), commandSeq: 0, eventSeq: 0)
+    }
+
+    var events: [ZoneEvent] = []
+    while true {
+      let page = try storage.commands(after: state.commandSeq, limit: 64)
+      if page.isEmpty { break }
+      for record in page {
+      guard record.seq == state.commandSeq + 1 else {
+        throw StoreError.damaged(
+          "the command log jumps from \(state.commandSeq) to \(record.seq)")
+      }
+      guard record.firstEventSeq == state.eventSeq + 1 else {
+        throw StoreError.damaged(
+          "command \(record.seq) starts at event \(record.firstEventSeq), after event \(state.eventSeq)")
+      }
+      let command = try StoreCommand(
+        kindCode: record.kindCode, payload: record.payload, commandSeq: record.seq)
+      events.removeAll(keepingCapacity: true)
+      do {
+        guard try apply(command, to: &state.evaluator, events: &events) else {
+          throw StoreError.replayMismatch(
+            commandSeq: record.seq, detail: "it removes a zone that is not loaded")
+        }
+      } catch let error as StoreError {
+        throw error
+      } catch {
+        throw StoreError.replayMismatch(commandSeq: record.seq, detail: "it failed: \(error)")
+      }
+      let lines = eventLines(events, firstSeq: record.firstEventSeq)
+      guard lines.count == record.eventCount else {
+        throw StoreError.replayMismatch(
+          commandSeq: record.seq,
+          detail: "\(lines.count) events, \(record.eventCount) stored")
+      }
+      if !lines.isEmpty {
+        let stored = try storage.events(after: record.firstEventSeq - 1, limit: lines.count)
+        for (line, event) in zip(lines, stored) where line != event.line {
+          throw StoreError.replayMismatch(
+            commandSeq: record.seq,
+            detail: "event \(event.seq) is \(event.line.prefix(300)); replay gave \(line.prefix(300))")
+        }
+        guard stored.count == lines.count else {
+          throw StoreError.damaged(
+            "command \(record.seq) has \(lines.count) events, \(stored.count) of them stored")
+        }
+      }
+      if case .fixes(let fixes) = command { report.fixesReplayed += fixes.count }
+      if command.kindCode >= 3 { state.zoneVersion += 1 }
+      report.commandsReplayed += 1
+      report.eventsVerified += lines.count
+      state.commandSeq = record.seq
+      state.eventSeq += Int64(lines.count)
+      state.commandsSinceSnapshot += 1
+      }
+    }
+    // An empty log after a compaction still knows its position from the snapshot; a log with
+    // commands but a snapshot past them is damaged.
+    let stored = try storage.head()
+    guard stored.commandSeq == state.commandSeq else {
+      throw StoreError.damaged(
+        "the log ends at command \(stored.commandSeq), recovery reached \(state.commandSeq)")
+    }
+    report.commandSeq = state.commandSeq
+    report.eventSeq = state.eventSeq
+    report.seconds = (ContinuousClock.now - start) / .seconds(1)
+    return (state, report)
+  }
+}

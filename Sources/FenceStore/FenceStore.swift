@@ -1,0 +1,293 @@
+import FenceEngine
+import FenceFormats
+import Foundation
+import Synchronization
+
+/// A ``FenceEngine/ZoneEvaluator`` made durable: every command (fix batch, clock advance, zone
+/// change) is committed to a ``FenceStorage`` together with every event it produced, each
+/// event numbered by a gapless `seq`, before the command is answered.
+///
+/// Opening a store recovers it: the latest snapshot is restored, the commands after it are
+/// replayed, and each replayed command's events are checked against the stored ones (a
+/// difference throws ``StoreError/replayMismatch(commandSeq:detail:)`` rather than serve a
+/// history other than the one acknowledged). A snapshot is written every
+/// ``Options/snapshotEvery`` commands and on ``close()``.
+///
+/// Commands run one at a time in the order they arrive; reads (events, zones, devices) run
+/// beside them. All methods are thread-safe. The synchronous methods block for the commit's
+/// disk sync; the `async` ones run it on the store's own queue, off the caller's executor.
+///
+/// ```swift
+/// let store = try FenceStore(directory: "/var/lib/fenced", configuration: .default)
+/// _ = try store.execute(.replaceAllZones(zones))
+/// let answer = try store.execute(.fixes(fixes), idempotencyKey: "batch-17")
+/// for event in try store.events(after: 0) { print(event.line) }
+/// try store.close()
+/// ```
+public final class FenceStore: Sendable {
+  /// How the store works around the engine.
+  public struct Options: Hashable, Sendable {
+    /// A snapshot is written after this many commands (and on ``FenceStore/close()``).
+    public var snapshotEvery: Int
+    /// Longest accepted idempotency key, in UTF-8 bytes.
+    public static let maximumIdempotencyKeyLength = 200
+
+    public init(snapshotEvery: Int = 500) {
+      self.snapshotEvery = snapshotEvery
+    }
+  }
+
+  /// The engine's configuration (stored with the store; see ``StoreError/configurationMismatch(stored:given:)``).
+  public let configuration: ZoneEvaluator.Configuration
+  public let options: Options
+  /// What recovery found and did when the store was opened.
+  public let recovery: RecoveryReport
+  let storage: any FenceStorage
+  let engine: Mutex<EngineState>
+  let head: EventHead
+  /// Runs commands for the `async` methods, so that a disk sync never blocks a cooperative
+  /// thread.
+  let commandQueue = DispatchQueue(label: "FenceStore.commands")
+  /// Runs reads for the `async` methods.
+  let readQueue = DispatchQueue(label: "FenceStore.reads", attributes: .concurrent)
+
+  /// Opens (creating when missing) the embedded store in `directory` (SQLite file
+  /// `fence.sqlite`, in WAL mode), and recovers it.
+  ///
+  /// - Throws: ``StoreError`` when the directory cannot be used, the store is damaged, was made
+  ///   with another configuration, or replay disagrees with the stored events.
+  public convenience init(
+    directory: String, configuration: ZoneEvaluator.Configuration = .default,
+    options: Options = Options(), durability: SQLiteStorage.Durability = .full
+  ) throws {
+    do {
+      try FileManager.default.createDirectory(
+        atPath: directory, withIntermediateDirectories: true)
+    } catch {
+      throw StoreError.damaged("cannot create the directory \(directory): \(error.localizedDescription)")
+    }
+    let storage = try SQLiteStorage(
+      path: (directory as NSString).appendingPathComponent("fence.sqlite"), durability: durability)
+    try self.init(storage: storage, configuration: configuration, options: options)
+  }
+
+  /// Opens a store on any storage, and recovers it (see the type's description).
+  public init(
+    storage: any FenceStorage, configuration: ZoneEvaluator.Configuration = .default,
+    options: Options = Options()
+  ) throws {
+    self.storage = storage
+    self.configuration = configuration
+    self.options = options
+    let recovered = try Self.recover(storage: storage, configuration: configuration)
+    recovery = recovered.report
+    head = EventHead(seq: recovered.state.eventSeq)
+    engine = Mutex(recovered.state)
+  }
+
+  // MARK: - Commands
+
+  /// Commits `command` and everything it produces, then answers.
+  ///
+  /// - Parameter idempotencyKey: when a command with this key was committed before, its first
+  ///   answer is returned again (``CommandAnswer/isReplay``) and nothing is applied. At most
+  ///   200 UTF-8 bytes.
+  /// - Returns: the answer; `nil` for ``StoreCommand/removeZone(_:)`` of an absent zone (nothing
+  ///   is committed then).
+  /// - Throws: ``FenceEngine/ZoneError`` for zones that do not load into the engine (nothing is
+  ///   committed); ``StoreError/storageFailed(_:)`` when the commit failed (nothing applied);
+  ///   ``StoreError/closed``.
+  @discardableResult
+  public func execute(_ command: StoreCommand, idempotencyKey: String? = nil) throws
+    -> CommandAnswer?
+  {
+    if let idempotencyKey, idempotencyKey.utf8.count > Options.maximumIdempotencyKeyLength {
+      throw StoreError.storageFailed("idempotency key longer than 200 bytes")
+    }
+    let (answer, newHead) = try engine.withLock { state throws -> (CommandAnswer?, Int64?) in
+      guard !state.isClosed else { throw StoreError.closed }
+      if let idempotencyKey, let stored = try storage.answer(forIdempotencyKey: idempotencyKey) {
+        return (try CommandAnswer(storedJSON: stored.answer, commandSeq: stored.commandSeq), nil)
+      }
+      guard let answer = try commit(command, idempotencyKey: idempotencyKey, state: &state) else {
+        return (nil, nil)
+      }
+      if state.commandsSinceSnapshot >= options.snapshotEvery {
+        // A failed snapshot loses nothing (the log still holds every command): it is retried
+        // after the next command.
+        try? writeSnapshot(state: &state)
+      }
+      return (answer, state.eventSeq)
+    }
+    if let newHead { head.publish(newHead) }
+    return answer
+  }
+
+  /// ``execute(_:idempotencyKey:)`` on the store's command queue.
+  @discardableResult
+  public func execute(_ command: StoreCommand, idempotencyKey: String? = nil) async throws
+    -> CommandAnswer?
+  {
+    try await withCheckedThrowingContinuation { continuation in
+      commandQueue.async {
+        continuation.resume(with: Result { try self.execute(command, idempotencyKey: idempotencyKey) })
+      }
+    }
+  }
+
+  /// Applies one new command to the engine and commits it with its events.
+  private func commit(_ command: StoreCommand, idempotencyKey: String?, state: inout EngineState)
+    throws -> CommandAnswer?
+  {
+    let seq = state.commandSeq + 1
+    let firstEventSeq = state.eventSeq + 1
+    let acceptedBefore = state.evaluator.acceptedFixCount
+    let rejectedBefore = state.evaluator.rejections
+    var events: [ZoneEvent] = []
+    // Zone changes validate before anything changes: a ZoneError leaves the engine as it was.
+    guard try Self.apply(command, to: &state.evaluator, events: &events) else { return nil }
+    var answer = CommandAnswer(commandSeq: seq)
+    switch command {
+    case .fixes, .advance:
+      answer.accepted = state.evaluator.acceptedFixCount - acceptedBefore
+      for reason in RejectionReason.allCases {
+        answer.rejected[reason] = state.evaluator.rejections[reason] - rejectedBefore[reason]
+      }
+      answer.events = events.count
+      if !events.isEmpty {
+        answer.firstSeq = firstEventSeq
+        answer.lastSeq = firstEventSeq + Int64(events.count) - 1
+      }
+    case .addZones, .replaceAllZones, .removeZone:
+      answer.zoneCounts = state.zoneCounts
+      state.zoneVersion += 1
+    }
+    let lines = Self.eventLines(events, firstSeq: firstEventSeq)
+    do {
+      let payload = try command.encodedPayload()
+      try storage.append(
+        CommandCommit(
+          seq: seq, kindCode: command.kindCode, payload: payload, firstEventSeq: firstEventSeq,
+          eventLines: lines, answer: answer.json, idempotencyKey: idempotencyKey,
+          recordedAt: Date()))
+    } catch {
+      // The engine moved but the log did not: put the engine back as the log has it.
+      do {
+        state = try Self.recover(storage: storage, configuration: configuration).state
+      } catch let recoveryError {
+        state.isClosed = true
+        throw StoreError.storageFailed(
+          "\(error); reloading from the storage failed too (\(recoveryError)); the store is closed")
+      }
+      throw StoreError.storageFailed("\(error)")
+    }
+    state.commandSeq = seq
+    state.eventSeq += Int64(events.count)
+    state.commandsSinceSnapshot += 1
+    return answer
+  }
+
+  /// Applies a command to an evaluator, appending its events: the one place both the live path
+  /// and recovery's replay go through, so that replay gives what the live engine gave.
+  ///
+  /// - Returns: `false` for removing an absent zone (nothing changes).
+  static func apply(_ command: StoreCommand, to evaluator: inout ZoneEvaluator, events: inout [ZoneEvent])
+    throws -> Bool
+  {
+    switch command {
+    case .fixes(let fixes):
+      for fix in fixes { evaluator.process(fix, into: &events) }
+    case .advance(let time):
+      evaluator.advance(to: time, into: &events)
+    case .addZones(let zones):
+      try evaluator.add(zones)
+    case .replaceAllZones(let zones):
+      try evaluator.replaceAll(with: zones)
+    case .removeZone(let id):
+      return evaluator.remove(zoneID: id)
+    }
+    return true
+  }
+
+  /// The events' NDJSON lines with `"seq"` first, numbered from `firstSeq`.
+  static func eventLines(_ events: [ZoneEvent], firstSeq: Int64) -> [String] {
+    var lines: [String] = []
+    lines.reserveCapacity(events.count)
+    var body = ""
+    for (offset, event) in events.enumerated() {
+      body.removeAll(keepingCapacity: true)
+      event.appendNDJSON(to: &body)
+      var line = "{\"seq\":\(firstSeq + Int64(offset))"
+      // The engine's line is one JSON object: splice seq in as its first member.
+      let rest = body.dropFirst()
+      if rest.first != "}" { line += "," }
+      line += rest
+      lines.append(line)
+    }
+    return lines
+  }
+
+  // MARK: - Snapshots and closing
+
+  /// Writes a snapshot now (recovery then replays only what comes after it).
+  public func snapshot() throws {
+    try engine.withLock { state in
+      guard !state.isClosed else { throw StoreError.closed }
+      try writeSnapshot(state: &state)
+    }
+  }
+
+  func writeSnapshot(state: inout EngineState) throws {
+    if state.zoneSetCache?.version != state.zoneVersion {
+      state.zoneSetCache = (state.zoneVersion, try ZoneSetWriter.geoJSON(state.evaluator.zones))
+    }
+    let evaluatorSnapshot = state.evaluator.snapshot()
+    let record = SnapshotRecord(
+      commandSeq: state.commandSeq, lastEventSeq: state.eventSeq,
+      zoneFingerprint: evaluatorSnapshot.zoneFingerprint, zoneSet: state.zoneSetCache!.bytes,
+      evaluator: evaluatorSnapshot.encoded(), takenAt: Date())
+    try storage.writeSnapshot(record)
+    state.commandsSinceSnapshot = 0
+    state.lastSnapshot = (record.commandSeq, record.takenAt)
+  }
+
+  /// Writes a snapshot when anything happened since the last one, closes the storage, and
+  /// wakes every waiting reader. Later commands throw ``StoreError/closed``.
+  public func close() throws {
+    let alreadyClosed = engine.withLock { state in
+      defer { state.isClosed = true }
+      return state.isClosed
+    }
+    guard !alreadyClosed else { return }
+    head.close()
+    try engine.withLock { state in
+      if state.commandsSinceSnapshot > 0 { try writeSnapshot(state: &state) }
+    }
+    try storage.close()
+  }
+}
+
+/// The engine and the log's position, behind the store's lock.
+struct EngineState {
+  var evaluator: ZoneEvaluator
+  /// The last committed command.
+  var commandSeq: Int64
+  /// The last committed event.
+  var eventSeq: Int64
+  var commandsSinceSnapshot = 0
+  var lastSnapshot: (commandSeq: Int64, takenAt: Date)?
+  /// Counts zone changes, so a snapshot rewrites the zone set only after one.
+  var zoneVersion = 0
+  var zoneSetCache: (version: Int, bytes: [UInt8])?
+  var isClosed = false
+
+  var zoneCounts: CommandAnswer.ZoneCounts {
+    var fences = 0
+    var geolines = 0
+    for zone in evaluator.zones {
+      fences += zone.fences.count
+      geolines += zone.geolines.count
+    }
+    return .init(zones: evaluator.zoneCount, fences: fences, geolines: geolines)
+  }
+}

@@ -1,0 +1,292 @@
+import Foundation
+import GRDB
+
+/// The embedded ``FenceStorage``: one SQLite database in write-ahead-log mode, through GRDB.
+///
+/// Layout (created and migrated on open, versioned by GRDB's migrator):
+/// - `commands(seq, kind, payload, first_event_seq, event_count, answer, recorded_at)`: the
+///   command log;
+/// - `events(seq, command_seq, body, recorded_at)`: the event log, `body` the NDJSON line;
+/// - `idempotency(key, command_seq, answer, recorded_at)`: first answers by key;
+/// - `zone_sets(fingerprint, body)` and `snapshots(command_seq, last_event_seq, zone_fingerprint,
+///   evaluator, taken_at)`: recovery points;
+/// - `cursors(name, seq)`, `meta(key, value)`.
+///
+/// Readers never block the writer and see only committed transactions (WAL). With
+/// ``Durability/full`` (the default) every commit is synced to disk before ``append(_:)``
+/// returns, so an acknowledged command survives a power cut, not only a killed process.
+public final class SQLiteStorage: FenceStorage {
+  /// How hard a commit is pushed to disk.
+  public enum Durability: String, Sendable, CaseIterable {
+    /// `synchronous = FULL`: synced at every commit; survives power loss.
+    case full
+    /// `synchronous = NORMAL`: synced at checkpoints; survives a killed process, and may lose
+    /// the last commits on power loss. Faster on slow disks.
+    case normal
+  }
+
+  /// The database file.
+  public let path: String
+  private let pool: DatabasePool
+
+  /// Opens (creating when missing) the database at `path`, and migrates its schema.
+  ///
+  /// - Throws: ``StoreError/damaged(_:)`` when the file is not a database this version reads.
+  public init(path: String, durability: Durability = .full) throws {
+    self.path = path
+    var configuration = Configuration()
+    configuration.label = "FenceStore"
+    configuration.busyMode = .timeout(10)
+    let synchronous = durability == .full ? "FULL" : "NORMAL"
+    configuration.prepareDatabase { db in
+      try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+    }
+    do {
+      pool = try DatabasePool(path: path, configuration: configuration)
+      try Self.migrator.migrate(pool)
+    } catch let error as DatabaseError {
+      throw StoreError.damaged("\(path): \(error.message ?? error.description)")
+    }
+  }
+
+  /// The schema's versions, oldest first. A released version is never edited: add one.
+  static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+          CREATE TABLE commands(
+            seq INTEGER PRIMARY KEY, kind INTEGER NOT NULL, payload BLOB NOT NULL,
+            first_event_seq INTEGER NOT NULL, event_count INTEGER NOT NULL,
+            answer TEXT NOT NULL, recorded_at REAL NOT NULL);
+          CREATE TABLE events(
+            seq INTEGER PRIMARY KEY, command_seq INTEGER NOT NULL, body TEXT NOT NULL,
+            recorded_at REAL NOT NULL);
+          CREATE TABLE idempotency(
+            key TEXT PRIMARY KEY, command_seq INTEGER NOT NULL, answer TEXT NOT NULL,
+            recorded_at REAL NOT NULL);
+          CREATE TABLE zone_sets(fingerprint INTEGER PRIMARY KEY, body BLOB NOT NULL);
+          CREATE TABLE snapshots(
+            command_seq INTEGER PRIMARY KEY, last_event_seq INTEGER NOT NULL,
+            zone_fingerprint INTEGER NOT NULL, evaluator BLOB NOT NULL, taken_at REAL NOT NULL);
+          CREATE TABLE cursors(name TEXT PRIMARY KEY, seq INTEGER NOT NULL);
+          """)
+    }
+    return migrator
+  }
+
+  /// The journal and sync settings in force (for tests and `fenced`'s start-up log).
+  public func pragmas() throws -> (journalMode: String, synchronous: Int) {
+    try pool.read { db in
+      (
+        try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "",
+        try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1
+      )
+    }
+  }
+
+  // MARK: - Metadata
+
+  public func metadata(_ key: String) throws -> String? {
+    try pool.read { db in
+      try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+    }
+  }
+
+  public func setMetadata(_ key: String, _ value: String) throws {
+    try pool.write { db in
+      try db.execute(
+        sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", arguments: [key, value])
+    }
+  }
+
+  // MARK: - Commands and events
+
+  public func append(_ commit: CommandCommit) throws {
+    let recordedAt = commit.recordedAt.timeIntervalSince1970
+    try pool.write { db in
+      try db.cachedStatement(
+        sql: """
+          INSERT INTO commands(seq, kind, payload, first_event_seq, event_count, answer, recorded_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?)
+          """
+      ).execute(arguments: [
+        commit.seq, commit.kindCode, Data(commit.payload), commit.firstEventSeq,
+        commit.eventLines.count, commit.answer, recordedAt,
+      ])
+      if !commit.eventLines.isEmpty {
+        let insert = try db.cachedStatement(
+          sql: "INSERT INTO events(seq, command_seq, body, recorded_at) VALUES (?, ?, ?, ?)")
+        for (offset, line) in commit.eventLines.enumerated() {
+          try insert.execute(arguments: [
+            commit.firstEventSeq + Int64(offset), commit.seq, line, recordedAt,
+          ])
+        }
+      }
+      if let key = commit.idempotencyKey {
+        try db.cachedStatement(
+          sql: "INSERT INTO idempotency(key, command_seq, answer, recorded_at) VALUES (?, ?, ?, ?)"
+        ).execute(arguments: [key, commit.seq, commit.answer, recordedAt])
+      }
+    }
+  }
+
+  public func answer(forIdempotencyKey key: String) throws -> (commandSeq: Int64, answer: String)? {
+    try pool.read { db in
+      try Row.fetchOne(
+        db, sql: "SELECT command_seq, answer FROM idempotency WHERE key = ?", arguments: [key]
+      ).map { ($0[0], $0[1]) }
+    }
+  }
+
+  public func commands(after seq: Int64, limit: Int) throws -> [StoredCommandRecord] {
+    try pool.read { db in
+      let rows = try Row.fetchCursor(
+        db,
+        sql: """
+          SELECT seq, kind, payload, first_event_seq, event_count FROM commands
+          WHERE seq > ? ORDER BY seq LIMIT ?
+          """,
+        arguments: [seq, limit])
+      var records: [StoredCommandRecord] = []
+      while let row = try rows.next() {
+        let payload: Data = row[2]
+        records.append(
+          StoredCommandRecord(
+            seq: row[0], kindCode: row[1], payload: [UInt8](payload), firstEventSeq: row[3],
+            eventCount: row[4]))
+      }
+      return records
+    }
+  }
+
+  public func head() throws -> (commandSeq: Int64, eventSeq: Int64) {
+    try pool.read { db in
+      if let row = try Row.fetchOne(
+        db, sql: "SELECT seq, first_event_seq + event_count - 1 FROM commands ORDER BY seq DESC LIMIT 1")
+      {
+        return (row[0], row[1])
+      }
+      // Every command compacted away: the latest snapshot knows where the log stood.
+      if let row = try Row.fetchOne(
+        db, sql: "SELECT command_seq, last_event_seq FROM snapshots ORDER BY command_seq DESC LIMIT 1")
+      {
+        return (row[0], row[1])
+      }
+      return (0, 0)
+    }
+  }
+
+  public func events(after seq: Int64, limit: Int) throws -> [StoredEvent] {
+    try pool.read { db in
+      let rows = try Row.fetchCursor(
+        db, sql: "SELECT seq, body FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
+        arguments: [seq, limit])
+      var events: [StoredEvent] = []
+      while let row = try rows.next() { events.append(StoredEvent(seq: row[0], line: row[1])) }
+      return events
+    }
+  }
+
+  public func oldestEventSeq() throws -> Int64? {
+    try pool.read { db in try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM events") }
+  }
+
+  // MARK: - Snapshots
+
+  public func writeSnapshot(_ snapshot: SnapshotRecord) throws {
+    try pool.write { db in
+      let fingerprint = Int64(bitPattern: snapshot.zoneFingerprint)
+      try db.execute(
+        sql: "INSERT OR IGNORE INTO zone_sets(fingerprint, body) VALUES (?, ?)",
+        arguments: [fingerprint, Data(snapshot.zoneSet)])
+      try db.execute(
+        sql: """
+          INSERT OR REPLACE INTO snapshots(command_seq, last_event_seq, zone_fingerprint, evaluator, taken_at)
+          VALUES (?, ?, ?, ?, ?)
+          """,
+        arguments: [
+          snapshot.commandSeq, snapshot.lastEventSeq, fingerprint, Data(snapshot.evaluator),
+          snapshot.takenAt.timeIntervalSince1970,
+        ])
+    }
+  }
+
+  public func latestSnapshot() throws -> SnapshotRecord? {
+    try pool.read { db in
+      guard
+        let row = try Row.fetchOne(
+          db,
+          sql: """
+            SELECT s.command_seq, s.last_event_seq, s.zone_fingerprint, z.body, s.evaluator, s.taken_at
+            FROM snapshots s JOIN zone_sets z ON z.fingerprint = s.zone_fingerprint
+            ORDER BY s.command_seq DESC LIMIT 1
+            """)
+      else { return nil }
+      let fingerprint: Int64 = row[2]
+      let zoneSet: Data = row[3]
+      let evaluator: Data = row[4]
+      let takenAt: Double = row[5]
+      return SnapshotRecord(
+        commandSeq: row[0], lastEventSeq: row[1], zoneFingerprint: UInt64(bitPattern: fingerprint),
+        zoneSet: [UInt8](zoneSet), evaluator: [UInt8](evaluator),
+        takenAt: Date(timeIntervalSince1970: takenAt))
+    }
+  }
+
+  // MARK: - Cursors
+
+  public func cursor(_ name: String) throws -> Int64? {
+    try pool.read { db in
+      try Int64.fetchOne(db, sql: "SELECT seq FROM cursors WHERE name = ?", arguments: [name])
+    }
+  }
+
+  public func setCursor(_ name: String, to seq: Int64) throws {
+    try pool.write { db in
+      try db.execute(
+        sql: "INSERT OR REPLACE INTO cursors(name, seq) VALUES (?, ?)", arguments: [name, seq])
+    }
+  }
+
+  public func cursors() throws -> [String: Int64] {
+    try pool.read { db in
+      var result: [String: Int64] = [:]
+      for row in try Row.fetchAll(db, sql: "SELECT name, seq FROM cursors") {
+        result[row[0]] = row[1]
+      }
+      return result
+    }
+  }
+
+  // MARK: - Compaction
+
+  public func compact(_ plan: CompactionPlan) throws -> CompactionReport {
+    try pool.write { db in
+      var report = CompactionReport()
+      try db.execute(sql: "DELETE FROM commands WHERE seq <= ?", arguments: [plan.commandsThrough])
+      report.commands = db.changesCount
+      try db.execute(
+        sql: "DELETE FROM snapshots WHERE command_seq < ?", arguments: [plan.commandsThrough])
+      report.snapshots = db.changesCount
+      try db.execute(
+        sql: "DELETE FROM zone_sets WHERE fingerprint NOT IN (SELECT zone_fingerprint FROM snapshots)")
+      report.zoneSets = db.changesCount
+      let before = plan.recordedBefore.timeIntervalSince1970
+      try db.execute(
+        sql: "DELETE FROM events WHERE seq <= ? AND recorded_at < ?",
+        arguments: [plan.eventsThrough, before])
+      report.events = db.changesCount
+      try db.execute(
+        sql: "DELETE FROM idempotency WHERE command_seq <= ? AND recorded_at < ?",
+        arguments: [plan.commandsThrough, before])
+      report.idempotencyKeys = db.changesCount
+      return report
+    }
+  }
+
+  public func close() throws {
+    try pool.close()
+  }
+}

@@ -1,0 +1,30 @@
+/// Why a ``FenceStore`` could not do what it was asked.
+public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The store's files cannot be read as a FenceKit store (damaged, or from another program).
+  case damaged(String)
+  /// Replaying the command with this seq gave other events than the ones stored with it: the
+  /// engine is not deterministic, or the store was written by a different engine version or
+  /// configuration. Recovery stops here rather than serve a history that differs from the one
+  /// acknowledged.
+  case replayMismatch(commandSeq: Int64, detail: String)
+  /// The store was created with another engine configuration; replaying it with this one
+  /// would give other events.
+  case configurationMismatch(stored: String, given: String)
+  /// Writing to the storage failed; the command was not applied (the engine was reloaded from
+  /// the storage). Retrying later is safe.
+  case storageFailed(String)
+  /// The store is closed.
+  case closed
+
+  public var description: String {
+    switch self {
+    case .damaged(let reason): "the store is damaged: \(reason)"
+    case .replayMismatch(let seq, let detail):
+      "replaying command \(seq) gave other events than the stored ones (a determinism bug): \(detail)"
+    case .configurationMismatch(let stored, let given):
+      "the store was created with the engine configuration \(stored); this process has \(given). Start with the same options, or use a new data directory"
+    case .storageFailed(let reason): "the storage failed, nothing was applied: \(reason)"
+    case .closed: "the store is closed"
+    }
+  }
+}

@@ -1,0 +1,2 @@
+// Placeholder while the daemon is written.
+print("fenced")
