@@ -22,6 +22,8 @@ public struct CommandAnswer: Hashable, Sendable {
   public var lastSeq: Int64?
   /// After a zone change: the zones, fences and GEOLINEs loaded.
   public var zoneCounts: ZoneCounts?
+  /// The events by kind (not part of the JSON; empty on a replay).
+  public var eventsByKind: [ZoneEvent.Kind: Int] = [:]
   /// Whether this answer was given before, to the first request with the same idempotency key
   /// (and nothing was applied this time).
   public var isReplay = false

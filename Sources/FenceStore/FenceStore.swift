@@ -154,6 +154,7 @@ public final class FenceStore: Sendable {
         answer.rejected[reason] = state.evaluator.rejections[reason] - rejectedBefore[reason]
       }
       answer.events = events.count
+      for event in events { answer.eventsByKind[event.kind, default: 0] += 1 }
       if !events.isEmpty {
         answer.firstSeq = firstEventSeq
         answer.lastSeq = firstEventSeq + Int64(events.count) - 1
@@ -239,7 +240,7 @@ public final class FenceStore: Sendable {
 
   func writeSnapshot(state: inout EngineState) throws {
     if state.zoneSetCache?.version != state.zoneVersion {
-      state.zoneSetCache = (state.zoneVersion, try ZoneSetWriter.geoJSON(state.evaluator.zones))
+      state.zoneSetCache = (state.zoneVersion, try ZoneSetWriter.bytes(state.evaluator.zones))
     }
     let evaluatorSnapshot = state.evaluator.snapshot()
     let record = SnapshotRecord(

@@ -49,7 +49,7 @@ extension StoreCommand {
     case .advance(let time):
       writer.i64(time.microsecondsSinceEpoch)
     case .addZones(let zones), .replaceAllZones(let zones):
-      writer.bytes = try ZoneSetWriter.geoJSON(zones)
+      writer.bytes = try ZoneSetWriter.bytes(zones)
     case .removeZone(let id):
       writer.bytes = Array(id.utf8)
     }

@@ -43,6 +43,12 @@ final class NDJSONTrackParser: TrackParser {
     } catch {
       return .failure(RowProblem("invalid JSON at column \(error.column): \(error.message)"))
     }
+    return fix(fromDocumentIn: tape)
+  }
+
+  /// The fix of the JSON value parsed into `tape` (its node 0), or the reason it is not one:
+  /// the rules of one NDJSON line after its JSON parsed, shared with ``FixBatchReader``.
+  static func fix(fromDocumentIn tape: JSONTape) -> Result<LocationFix, RowProblem> {
     guard tape.kind(0) == .object else {
       return .failure(RowProblem("expected a JSON object, got \(tape.describe(0))"))
     }

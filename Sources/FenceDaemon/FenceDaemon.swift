@@ -1,0 +1,190 @@
+import AsyncHTTPClient
+import FenceEngine
+import FenceFormats
+import FenceStore
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// The reference daemon: a ``FenceStore/FenceStore`` served over HTTP (spec `fenced.md`).
+///
+/// ``open(_:logger:)`` recovers the store and makes the zone set that of the zone files;
+/// ``run()`` serves until SIGTERM or SIGINT, then stops accepting, finishes the requests in
+/// flight, writes a snapshot and returns.
+public final class FenceDaemon: Sendable {
+  public let settings: DaemonSettings
+  public let store: FenceStore
+  let logger: Logger
+  let metrics = DaemonMetrics()
+  let state = DaemonState()
+
+  /// A start-up failure, with the exit status `fenced` uses for it.
+  public struct StartError: Error, CustomStringConvertible {
+    public var description: String
+    /// 1: bad input (a zone file, the data directory, the store); 2: bad usage.
+    public var exitCode: Int32
+  }
+
+  private init(settings: DaemonSettings, store: FenceStore, logger: Logger) {
+    self.settings = settings
+    self.store = store
+    self.logger = logger
+  }
+
+  /// Loads the zone files, opens and recovers the store, and replaces its zones by the files'
+  /// when they differ. Nothing is written when a zone file does not load.
+  public static func open(_ settings: DaemonSettings, logger: Logger) throws -> FenceDaemon {
+    var fileZones: [Zone]?
+    if !settings.zoneFiles.isEmpty {
+      var zones: [Zone] = []
+      for file in settings.zoneFiles {
+        do {
+          zones += try ZoneLoader.loadZones(contentsOf: file, options: settings.zoneLoadOptions)
+        } catch {
+          throw StartError(description: "\(error)", exitCode: 1)
+        }
+      }
+      fileZones = zones
+    }
+    let store: FenceStore
+    do {
+      switch settings.storage {
+      case .sqlite:
+        store = try FenceStore(
+          directory: settings.dataDirectory, configuration: settings.engine,
+          options: settings.store, durability: settings.durability)
+      case .memory:
+        store = try FenceStore(
+          storage: MemoryStorage(), configuration: settings.engine, options: settings.store)
+      }
+    } catch {
+      throw StartError(description: "\(settings.dataDirectory): \(error)", exitCode: 1)
+    }
+    let report = store.recovery
+    logger.notice(
+      "store recovered",
+      metadata: [
+        "dir": "\(settings.dataDirectory)", "new": "\(report.isNew)",
+        "snapshot": "\(report.snapshotCommandSeq.map(String.init) ?? "none")",
+        "commandsReplayed": "\(report.commandsReplayed)", "fixesReplayed": "\(report.fixesReplayed)",
+        "eventsVerified": "\(report.eventsVerified)", "commandSeq": "\(report.commandSeq)",
+        "eventSeq": "\(report.eventSeq)", "seconds": "\(String(format: "%.3f", report.seconds))",
+      ])
+    if let fileZones {
+      let sorted = fileZones.sorted { $0.id < $1.id }
+      if sorted != store.zones {
+        do {
+          let answer = try store.execute(.replaceAllZones(fileZones))
+          logger.notice(
+            "zones replaced by the zone files",
+            metadata: [
+              "files": "\(settings.zoneFiles.joined(separator: ","))",
+              "zones": "\(answer?.zoneCounts?.zones ?? 0)",
+              "fences": "\(answer?.zoneCounts?.fences ?? 0)",
+              "geolines": "\(answer?.zoneCounts?.geolines ?? 0)",
+            ])
+        } catch {
+          try? store.close()
+          throw StartError(description: "the zone files do not load into the engine: \(error)", exitCode: 1)
+        }
+      } else {
+        logger.info("the store already holds the zone files' zones")
+      }
+    }
+    return FenceDaemon(settings: settings, store: store, logger: logger)
+  }
+
+  /// The HTTP router with every route and middleware.
+  func makeRouter() -> Router<BasicRequestContext> {
+    let router = Router(context: BasicRequestContext.self)
+    router.add(middleware: ErrorMiddleware(logger: logger))
+    router.add(middleware: MetricsMiddleware())
+    if let token = settings.token { router.add(middleware: BearerTokenMiddleware(token: token)) }
+    DaemonRoutes(store: store, settings: settings, metrics: metrics, logger: logger, state: state)
+      .register(on: router)
+    return router
+  }
+
+  /// Serves until SIGTERM or SIGINT, then writes a snapshot and closes the store.
+  ///
+  /// - Parameter onListening: called with the bound port once the server accepts connections.
+  public func run(
+    metricsText: @escaping @Sendable () -> String, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+  ) async throws {
+    let router = makeRouter()
+    let store = self.store
+    let metrics = self.metrics
+    router.get("/metrics") { _, _ in
+      metrics.refresh(from: store.statistics)
+      return Response(
+        status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: metricsText())))
+    }
+    let app = Application(
+      router: router,
+      server: .http1(configuration: .init(idleTimeout: .seconds(75))),
+      configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "fenced"),
+      onServerRunning: { channel in
+        await onListening(channel.localAddress?.port ?? 0)
+      },
+      logger: logger)
+    let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    var services: [any Service] = [app]
+    for url in settings.webhooks {
+      services.append(
+        WebhookDelivery(url: url, store: store, client: client, logger: logger, metrics: metrics))
+    }
+    if settings.clock == .wall {
+      services.append(WallClock(store: store, logger: logger, metrics: metrics))
+    }
+    services.append(
+      Compaction(
+        store: store, logger: logger, retention: settings.eventRetentionSeconds,
+        interval: settings.compactionIntervalSeconds))
+    let group = ServiceGroup(
+      configuration: .init(
+        services: services.map { .init(service: $0) },
+        gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+    logger.notice(
+      "serving", metadata: ["listen": "\(settings.host):\(settings.port)", "webhooks": "\(settings.webhooks.count)"])
+    do {
+      try await group.run()
+    } catch {
+      state.stopServing()
+      try? await client.shutdown()
+      try? store.close()
+      throw error
+    }
+    state.stopServing()
+    try await client.shutdown()
+    try store.close()
+    logger.notice("stopped", metadata: ["commandSeq": "\(store.recovery.commandSeq)"])
+  }
+}
+
+/// Runs ``FenceStore/compact(eventRetention:now:)`` every interval.
+struct Compaction: Service {
+  let store: FenceStore
+  let logger: Logger
+  let retention: TimeInterval
+  let interval: TimeInterval
+
+  func run() async throws {
+    while !Task.isShuttingDownGracefully, !Task.isCancelled {
+      try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(interval)) }
+      if Task.isShuttingDownGracefully || Task.isCancelled { break }
+      do {
+        let report = try store.compact(eventRetention: retention)
+        logger.info(
+          "compacted",
+          metadata: [
+            "commands": "\(report.commands)", "events": "\(report.events)",
+            "snapshots": "\(report.snapshots)", "idempotencyKeys": "\(report.idempotencyKeys)",
+          ])
+      } catch {
+        logger.error("compaction failed", metadata: ["error": "\(error)"])
+      }
+    }
+  }
+}

@@ -1,0 +1,370 @@
+import FenceEngine
+import FenceGEOS
+import FenceGeometry
+
+/// Why zones could not be written as GeoJSON that loads back equal: names the zone, the fence
+/// or GEOLINE, and the property at fault.
+///
+/// `zone "dock": fence "dock-1": property "geometry": not a valid polygon: …`
+public struct ZoneWriteError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The zone's id.
+  public var zone: String?
+  /// The fence's or GEOLINE's id, when the problem is in one.
+  public var fence: String?
+  /// The rule, `customData`, `geometry` or other part at fault.
+  public var property: String?
+  /// What is wrong and why it cannot be written.
+  public var message: String
+
+  public init(zone: String? = nil, fence: String? = nil, property: String? = nil, message: String) {
+    self.zone = zone
+    self.fence = fence
+    self.property = property
+    self.message = message
+  }
+
+  public var description: String {
+    var parts: [String] = []
+    if let zone { parts.append("zone \(quoted(zone))") }
+    if let fence { parts.append("fence \(quoted(fence))") }
+    if let property { parts.append("property \(quoted(property))") }
+    parts.append(message)
+    return parts.joined(separator: ": ")
+  }
+}
+
+/// Writes zones as a GeoJSON FeatureCollection that ``ZoneLoader`` loads back equal.
+///
+/// `ZoneLoader.loadZones(from:)` with default ``ZoneLoadOptions`` (no repair, any point radius,
+/// any default rules) returns zones `==` to the input sorted by id: everything is written
+/// explicitly, so no loader default matters.
+///
+/// The layout, one zone setting or feature per line, is the same bytes for the same set of
+/// zones whatever their order:
+///
+/// - The top-level `zones` member holds each zone's settings, zones sorted by id: `zoneName`
+///   and `description` when set, then every rule (`minimumRetriggerTime`, `dwell`, `null` for
+///   none, `checkOut`, `initialTrigger`, `exitHysteresis`, `exitConfirmations`) and
+///   `customData`, members in their stored order.
+/// - `features` lists, zone by zone in the same order, the zone's fences in order and then its
+///   GEOLINEs in order. Each has its `id` and `properties.zone`, `properties.name` when it
+///   has a name, and `properties.customData` as `{}` (the zone's data is in `zones`; an empty
+///   object keeps `name` out of it). A circle is a Point with `radius` (point fences too: they
+///   are circles); a polygon area is a Polygon when it has one part, else a MultiPolygon,
+///   rings and their winding as stored; a GEOLINE is a LineString (never a MultiLineString,
+///   so an id containing `#` is kept) with its `direction`.
+/// - Numbers are the shortest text that reads back as the same `Double` (``JSONWriter``).
+///
+/// What GeoJSON read by the loader cannot hold makes the writer throw rather than lose it:
+/// a zone with no fence and no GEOLINE, an empty zone or fence id, two zones with one id, a
+/// fence or GEOLINE id used twice in the set, a rule outside what the loader accepts
+/// (negative or non-finite times and distances, `exitConfirmations` outside 1...1000000),
+/// a non-finite number in `customData` or `customData` nested too deep for the JSON reader,
+/// a coordinate out of range, and a polygon GEOS finds invalid (the loader rejects it
+/// unless repairing).
+public enum ZoneSetWriter {
+  /// The GeoJSON text of zones, as UTF-8 bytes (see the type's discussion).
+  ///
+  /// - Throws: ``ZoneWriteError`` for the first zone that cannot be written faithfully.
+  public static func bytes(_ zones: [Zone]) throws(ZoneWriteError) -> [UInt8] {
+    Array(try string(zones).utf8)
+  }
+
+  /// The GeoJSON text of zones (see the type's discussion), ending in a newline.
+  ///
+  /// Polygons are validated with GEOS, as the loader does, so this takes about as long as
+  /// loading the result.
+  ///
+  /// - Throws: ``ZoneWriteError`` for the first zone that cannot be written faithfully.
+  public static func string(_ zones: [Zone]) throws(ZoneWriteError) -> String {
+    let sorted = zones.sorted { $0.id < $1.id }
+    var checker = ZoneSetChecker()
+    for zone in sorted { try checker.check(zone) }
+
+    var out = #"{"type":"FeatureCollection","zones":{"#
+    for (index, zone) in sorted.enumerated() {
+      out += index == 0 ? "\n" : ",\n"
+      appendSettings(of: zone, to: &out)
+    }
+    out += sorted.isEmpty ? #"},"features":["# : "\n},\"features\":["
+    var first = true
+    for zone in sorted {
+      for fence in zone.fences {
+        out += first ? "\n" : ",\n"
+        first = false
+        appendFeature(fence, zone: zone.id, to: &out)
+      }
+      for geoline in zone.geolines {
+        out += first ? "\n" : ",\n"
+        first = false
+        appendFeature(geoline, zone: zone.id, to: &out)
+      }
+    }
+    out += first ? "]}\n" : "\n]}\n"
+    return out
+  }
+
+  // MARK: Writing
+
+  /// `"<zone id>":{settings…}` for the top-level `zones` member.
+  static func appendSettings(of zone: Zone, to out: inout String) {
+    JSONWriter.appendString(zone.id, to: &out)
+    out += ":{"
+    if let name = zone.name {
+      out += #""zoneName":"#
+      JSONWriter.appendString(name, to: &out)
+      out += ","
+    }
+    if let description = zone.description {
+      out += #""description":"#
+      JSONWriter.appendString(description, to: &out)
+      out += ","
+    }
+    let rules = zone.rules
+    out += #""minimumRetriggerTime":"# + JSONWriter.numberText(rules.minimumRetriggerTime)
+    out += #","dwell":"# + (rules.dwell.map { JSONWriter.numberText($0) } ?? "null")
+    out += #","checkOut":"# + (rules.checkOut ? "true" : "false")
+    out += #","initialTrigger":"# + (rules.initialTrigger ? "true" : "false")
+    out += #","exitHysteresis":"# + JSONWriter.numberText(rules.exitHysteresis)
+    out += #","exitConfirmations":"# + String(rules.exitConfirmations)
+    out += #","customData":"#
+    JSONWriter.append(zone.customData, to: &out)
+    out += "}"
+  }
+
+  /// The start of a feature up to its geometry's `coordinates` value.
+  static func appendFeatureStart(
+    id: String, zone: String, name: String?, extra: String, geometry: String, to out: inout String
+  ) {
+    out += #"{"type":"Feature","id":"#
+    JSONWriter.appendString(id, to: &out)
+    out += #","properties":{"zone":"#
+    JSONWriter.appendString(zone, to: &out)
+    if let name {
+      out += #","name":"#
+      JSONWriter.appendString(name, to: &out)
+    }
+    out += extra
+    out += #","customData":{}},"geometry":{"type":""# + geometry + #"","coordinates":"#
+  }
+
+  static func appendFeature(_ fence: Fence, zone: String, to out: inout String) {
+    switch fence.area {
+    case .circle(let circle):
+      appendFeatureStart(
+        id: fence.id, zone: zone, name: fence.name,
+        extra: #","radius":"# + JSONWriter.numberText(circle.radius), geometry: "Point", to: &out)
+      appendPosition(circle.center, to: &out)
+    case .polygon(let area):
+      let parts = area.polygons
+      appendFeatureStart(
+        id: fence.id, zone: zone, name: fence.name, extra: "",
+        geometry: parts.count == 1 ? "Polygon" : "MultiPolygon", to: &out)
+      if parts.count == 1 {
+        appendRings(parts[0], to: &out)
+      } else {
+        out += "["
+        for (index, polygon) in parts.enumerated() {
+          if index > 0 { out += "," }
+          appendRings(polygon, to: &out)
+        }
+        out += "]"
+      }
+    }
+    out += "}}"
+  }
+
+  static func appendFeature(_ geoline: Geoline, zone: String, to out: inout String) {
+    appendFeatureStart(
+      id: geoline.id, zone: zone, name: geoline.name,
+      extra: #","direction":""# + geoline.direction.rawValue + "\"", geometry: "LineString",
+      to: &out)
+    appendPositions(geoline.line.vertices, to: &out)
+    out += "}}"
+  }
+
+  static func appendRings(_ polygon: Polygon, to out: inout String) {
+    out += "["
+    for (index, ring) in polygon.rings.enumerated() {
+      if index > 0 { out += "," }
+      appendPositions(ring, to: &out)
+    }
+    out += "]"
+  }
+
+  static func appendPositions(_ coordinates: [Coordinate], to out: inout String) {
+    out += "["
+    for (index, coordinate) in coordinates.enumerated() {
+      if index > 0 { out += "," }
+      appendPosition(coordinate, to: &out)
+    }
+    out += "]"
+  }
+
+  /// `[longitude,latitude]`, GeoJSON's order.
+  static func appendPosition(_ coordinate: Coordinate, to out: inout String) {
+    out += "["
+    out += JSONWriter.numberText(coordinate.longitude)
+    out += ","
+    out += JSONWriter.numberText(coordinate.latitude)
+    out += "]"
+  }
+}
+
+/// Checks, zone by zone, that everything can be written so that it loads back equal.
+struct ZoneSetChecker {
+  /// The deepest `customData` the JSON reader takes where the writer puts it: the document,
+  /// the `zones` member and the zone's settings are three levels above it.
+  static let maximumCustomDataDepth = JSONTapeParser.maximumDepth - 3
+
+  var zoneIDs: Set<String> = []
+  /// Each fence and GEOLINE id seen, with its zone.
+  var fenceZones: [String: String] = [:]
+  var geos: GEOSContext?
+
+  mutating func check(_ zone: Zone) throws(ZoneWriteError) {
+    func fail(fence: String?, _ property: String?, _ message: String) -> ZoneWriteError {
+      ZoneWriteError(zone: zone.id, fence: fence, property: property, message: message)
+    }
+    func fail(_ property: String?, _ message: String) -> ZoneWriteError {
+      fail(fence: nil, property, message)
+    }
+    guard !zone.id.isEmpty else {
+      throw fail(nil, "a zone id must not be empty (the loader rejects an empty properties.zone)")
+    }
+    guard zoneIDs.insert(zone.id).inserted else {
+      throw fail(nil, "two zones have this id; zone ids must be unique")
+    }
+    guard !zone.fences.isEmpty || !zone.geolines.isEmpty else {
+      throw fail(
+        nil,
+        "the zone has no fence and no GEOLINE: GeoJSON carries a zone only on its features, so it would be lost")
+    }
+    try checkRules(zone.rules, fail: fail)
+    try checkCustomData(zone.customData, fail: fail)
+
+    for fence in zone.fences {
+      func fenceFail(_ property: String?, _ message: String) -> ZoneWriteError {
+        fail(fence: fence.id, property, message)
+      }
+      try claim(fence.id, zone: zone.id, fail: fenceFail)
+      switch fence.area {
+      case .circle(let circle):
+        try checkCoordinates([circle.center], fail: fenceFail)
+        guard circle.radius.isFinite, circle.radius > 0 else {
+          throw fenceFail("radius", "expected a number of metres > 0, got \(circle.radius)")
+        }
+      case .polygon(let area):
+        for polygon in area.polygons {
+          for ring in polygon.rings { try checkCoordinates(ring, fail: fenceFail) }
+        }
+        try validate(area, id: fence.id, fail: fenceFail)
+      }
+    }
+    for geoline in zone.geolines {
+      func geolineFail(_ property: String?, _ message: String) -> ZoneWriteError {
+        fail(fence: geoline.id, property, message)
+      }
+      try claim(geoline.id, zone: zone.id, fail: geolineFail)
+      try checkCoordinates(geoline.line.vertices, fail: geolineFail)
+    }
+  }
+
+  mutating func claim(
+    _ id: String, zone: String, fail: (String?, String) -> ZoneWriteError
+  ) throws(ZoneWriteError) {
+    guard !id.isEmpty else {
+      throw fail("id", "a fence or GEOLINE id must not be empty (the loader rejects an empty feature id)")
+    }
+    if let other = fenceZones[id] {
+      let place = other == zone ? "this zone" : "zone \(quoted(other))"
+      throw fail(
+        "id", "the id is used twice (also in \(place)); fence and GEOLINE ids must be unique across all zones")
+    }
+    fenceZones[id] = zone
+  }
+
+  func checkRules(_ rules: ZoneRules, fail: (String?, String) -> ZoneWriteError) throws(ZoneWriteError) {
+    func nonNegative(_ x: Double, _ key: String, _ unit: String) throws(ZoneWriteError) {
+      guard x.isFinite, x >= 0 else {
+        throw fail(key, "expected a number of \(unit) >= 0, got \(x)")
+      }
+    }
+    try nonNegative(rules.minimumRetriggerTime, "minimumRetriggerTime", "seconds")
+    if let dwell = rules.dwell { try nonNegative(dwell, "dwell", "seconds") }
+    try nonNegative(rules.exitHysteresis, "exitHysteresis", "metres")
+    guard (1...1_000_000).contains(rules.exitConfirmations) else {
+      throw fail(
+        "exitConfirmations",
+        "expected a whole number from 1 to 1000000 (what the loader accepts), got \(rules.exitConfirmations)")
+    }
+  }
+
+  func checkCustomData(_ data: JSONObject, fail: (String?, String) -> ZoneWriteError) throws(ZoneWriteError) {
+    /// Checks a value at `path` (`customData["a"][2]`) whose container depth is `depth`.
+    func check(_ value: JSONValue, path: String, depth: Int) throws(ZoneWriteError) {
+      switch value {
+      case .number(let x):
+        guard x.isFinite else {
+          throw fail("customData", "\(shortened(path)) is \(x), which JSON cannot hold")
+        }
+      case .array(let elements):
+        try checkDepth(depth + 1, path: path)
+        for (index, element) in elements.enumerated() {
+          try check(element, path: path + "[\(index)]", depth: depth + 1)
+        }
+      case .object(let object):
+        try checkDepth(depth + 1, path: path)
+        for member in object.members {
+          try check(member.value, path: path + "[\(quoted(member.key))]", depth: depth + 1)
+        }
+      case .null, .bool, .string:
+        break
+      }
+    }
+    func checkDepth(_ depth: Int, path: String) throws(ZoneWriteError) {
+      guard depth <= Self.maximumCustomDataDepth else {
+        throw fail(
+          "customData",
+          "nested more than \(Self.maximumCustomDataDepth) levels deep, more than the JSON reader takes there (at \(shortened(path)))")
+      }
+    }
+    /// A path cut to 80 characters and `…`: a deep one is long.
+    func shortened(_ path: String) -> String {
+      path.count > 80 ? String(path.prefix(80)) + "…" : path
+    }
+    try check(.object(data), path: "customData", depth: 0)
+  }
+
+  func checkCoordinates(_ coordinates: [Coordinate], fail: (String?, String) -> ZoneWriteError)
+    throws(ZoneWriteError)
+  {
+    for c in coordinates where !Coordinate.isValid(latitude: c.latitude, longitude: c.longitude) {
+      throw fail(
+        "geometry",
+        "coordinate (lat \(c.latitude), lon \(c.longitude)) is not finite or out of range")
+    }
+  }
+
+  /// GEOS validation, as the loader does it without repair.
+  mutating func validate(_ area: MultiPolygon, id: String, fail: (String?, String) -> ZoneWriteError)
+    throws(ZoneWriteError)
+  {
+    if geos == nil {
+      do {
+        geos = try GEOSContext()
+      } catch {
+        throw fail("geometry", "cannot start GEOS to validate the polygon: \(error)")
+      }
+    }
+    guard let geos else { preconditionFailure("GEOS context was just created") }
+    do {
+      try geos.validate(area, name: id)
+    } catch {
+      throw fail(
+        "geometry",
+        "not a valid polygon, which the loader rejects unless repairing: "
+          + ShapeReader.message(error, fenceID: id))
+    }
+  }
+}

@@ -1,0 +1,237 @@
+import ArgumentParser
+import FenceDaemon
+import FenceEngine
+import FenceFormats
+import FenceStore
+import Foundation
+import Logging
+import Metrics
+import Prometheus
+
+/// `fenced serve`: recovers the store in `--data`, loads `--zones`, and serves HTTP.
+struct ServeCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "serve",
+    abstract: "Recovers the store and serves the HTTP API until SIGTERM or SIGINT.",
+    discussion: """
+      Exit status: 0 after a clean stop (a snapshot is written), 1 on bad input (a zone file \
+      that does not load, an unusable data directory or store), 2 on bad usage.
+      """)
+
+  @Option(help: ArgumentHelp("The store's directory (SQLite, WAL); created when missing.", valueName: "dir"))
+  var data: String
+
+  @Option(name: .customLong("zones"), help: ArgumentHelp("Make the zone set exactly these GeoJSON files (repeat for more).", valueName: "file"))
+  var zoneFiles: [String] = []
+
+  @Flag(help: "Repair invalid polygons with GEOS MakeValid instead of rejecting them.")
+  var repair = false
+
+  @Option(help: ArgumentHelp("Where to listen.", valueName: "host:port"))
+  var listen = "127.0.0.1:7070"
+
+  @Option(help: ArgumentHelp("Radius of point fences (GeoJSON Points without a radius).", valueName: "metres"))
+  var pointRadius: Double = 100
+
+  @Option(help: ArgumentHelp("Reject fixes whose accuracy is larger than this.", valueName: "metres"))
+  var maxAccuracy: Double = 100
+
+  @Option(help: ArgumentHelp("Reject fixes implying a speed above this from the device's last accepted fix.", valueName: "m/s"))
+  var maxSpeed: Double?
+
+  @Option(help: ArgumentHelp("Turn on proximity monitoring of the nearest N fences and GEOLINEs.", valueName: "N"))
+  var monitor: Int?
+
+  @Option(help: ArgumentHelp("Proximity monitoring radius (with --monitor).", valueName: "metres"))
+  var radius: Double?
+
+  @Flag(help: "With --monitor, trigger only fences and GEOLINEs in the device's monitored set.")
+  var onlyMonitored = false
+
+  @Flag(help: "Also store a `rejected` event for every rejected fix.")
+  var diagnostics = false
+
+  @Option(help: ArgumentHelp("Default minimum retrigger time.", valueName: "seconds"))
+  var mrt: Double?
+
+  @Option(help: ArgumentHelp("Default dwell time.", valueName: "seconds"))
+  var dwell: Double?
+
+  @Option(help: ArgumentHelp("Default exit hysteresis.", valueName: "metres"))
+  var exitHysteresis: Double?
+
+  @Option(help: ArgumentHelp("Default number of consecutive fixes outside needed to check out.", valueName: "count"))
+  var exitConfirmations: Int?
+
+  @Flag(inversion: .prefixedNo, help: "Default for whether zones report check-outs (default: on).")
+  var checkOut: Bool?
+
+  @Flag(inversion: .prefixedNo, help: "Default for whether a device first seen inside checks in (default: on).")
+  var initialTrigger: Bool?
+
+  @Option(help: "Where the engine's time comes from: fixes (and POST /v1/advance), or also the wall clock.")
+  var clock: DaemonSettings.Clock = .fixes
+
+  @Option(help: ArgumentHelp("POST events to this URL as NDJSON, at least once (repeat for more).", valueName: "url"))
+  var webhook: [String] = []
+
+  @Option(help: ArgumentHelp("A file holding the bearer token every /v1 request must carry.", valueName: "file"))
+  var tokenFile: String?
+
+  @Option(help: ArgumentHelp("The largest request body, after decompression.", valueName: "bytes"))
+  var maxBody: Int = 64 << 20
+
+  @Option(help: ArgumentHelp("A request body must arrive within this time (slower clients get 408).", valueName: "seconds"))
+  var bodyTimeout: Double = 60
+
+  @Option(help: ArgumentHelp("Write a snapshot after this many commands.", valueName: "N"))
+  var snapshotEvery: Int = 500
+
+  @Option(help: "full: sync every commit to disk (survives power loss); normal: survives a killed process only.")
+  var durability: SQLiteStorage.Durability = .full
+
+  @Option(help: "sqlite: the durable store in --data; memory: nothing is kept (for measuring what durability costs).")
+  var storage: DaemonSettings.Storage = .sqlite
+
+  @Option(help: ArgumentHelp("Keep delivered events at least this long before compaction drops them.", valueName: "seconds"))
+  var eventRetention: Double = 7 * 24 * 3600
+
+  @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
+  var logLevel: String = "info"
+
+  func validate() throws {
+    guard hostAndPort != nil else {
+      throw ValidationError("--listen must be host:port with a port from 0 to 65535, for example 127.0.0.1:7070.")
+    }
+    guard pointRadius > 0, pointRadius.isFinite, pointRadius <= 1e7 else {
+      throw ValidationError("--point-radius must be a number of metres from above 0 to 10,000,000.")
+    }
+    guard maxAccuracy > 0, !maxAccuracy.isNaN else {
+      throw ValidationError("--max-accuracy must be a number of metres greater than 0.")
+    }
+    if let maxSpeed, !(maxSpeed > 0) {
+      throw ValidationError("--max-speed must be a number of metres per second greater than 0.")
+    }
+    if let monitor, !(1...10_000).contains(monitor) {
+      throw ValidationError("--monitor must be from 1 to 10,000 (the number of regions to monitor).")
+    }
+    if let radius {
+      guard monitor != nil else { throw ValidationError("--radius needs --monitor N.") }
+      guard radius > 0, radius.isFinite, radius <= 2e7 else {
+        throw ValidationError("--radius must be a number of metres from above 0 to 20,000,000.")
+      }
+    }
+    if onlyMonitored, monitor == nil { throw ValidationError("--only-monitored needs --monitor N.") }
+    if let mrt, !(mrt >= 0 && mrt <= 1e9) { throw ValidationError("--mrt must be from 0 to 1e9 seconds.") }
+    if let dwell, !(dwell > 0 && dwell <= 1e9) { throw ValidationError("--dwell must be from above 0 to 1e9 seconds.") }
+    if let exitHysteresis, !(exitHysteresis >= 0 && exitHysteresis <= 1e7) {
+      throw ValidationError("--exit-hysteresis must be from 0 to 10,000,000 metres.")
+    }
+    if let exitConfirmations, !(1...1_000_000).contains(exitConfirmations) {
+      throw ValidationError("--exit-confirmations must be from 1 to 1,000,000.")
+    }
+    guard bodyTimeout > 0, bodyTimeout <= 3600 else {
+      throw ValidationError("--body-timeout must be from above 0 to 3600 seconds.")
+    }
+    guard maxBody >= 1024 else { throw ValidationError("--max-body must be at least 1024 bytes.") }
+    guard snapshotEvery >= 1 else { throw ValidationError("--snapshot-every must be at least 1.") }
+    guard eventRetention >= 0, eventRetention.isFinite else {
+      throw ValidationError("--event-retention must be 0 or more seconds.")
+    }
+    guard Logger.Level(rawValue: logLevel) != nil else {
+      throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
+    }
+    for url in webhook {
+      guard let parsed = URL(string: url), parsed.scheme == "http" || parsed.scheme == "https", parsed.host != nil else {
+        throw ValidationError("--webhook must be an http:// or https:// URL, got \(url).")
+      }
+    }
+  }
+
+  var hostAndPort: (host: String, port: Int)? {
+    guard let colon = listen.lastIndex(of: ":") else { return nil }
+    let host = String(listen[..<colon])
+    guard !host.isEmpty, let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port) else {
+      return nil
+    }
+    return (host, port)
+  }
+
+  /// The settings the options describe (`validate()` has passed).
+  func settings(token: String?) -> DaemonSettings {
+    var settings = DaemonSettings(dataDirectory: data)
+    settings.zoneFiles = zoneFiles
+    var defaults = ZoneRules.default
+    if let mrt { defaults.minimumRetriggerTime = mrt }
+    if let dwell { defaults.dwell = dwell }
+    if let exitHysteresis { defaults.exitHysteresis = exitHysteresis }
+    if let exitConfirmations { defaults.exitConfirmations = exitConfirmations }
+    if let checkOut { defaults.checkOut = checkOut }
+    if let initialTrigger { defaults.initialTrigger = initialTrigger }
+    settings.zoneLoadOptions = ZoneLoadOptions(pointRadius: pointRadius, defaults: defaults, repair: repair)
+    settings.host = hostAndPort!.host
+    settings.port = hostAndPort!.port
+    settings.engine = ZoneEvaluator.Configuration(
+      maximumAccuracy: maxAccuracy, maximumSpeed: maxSpeed,
+      proximity: monitor.map {
+        ZoneEvaluator.ProximityMonitoring(count: $0, radius: radius ?? 1000, triggersOnlyMonitored: onlyMonitored)
+      },
+      reportsRejections: diagnostics)
+    settings.clock = clock
+    settings.webhooks = webhook
+    settings.token = token
+    settings.maximumBodyBytes = maxBody
+    settings.bodyTimeoutSeconds = bodyTimeout
+    settings.store = FenceStore.Options(snapshotEvery: snapshotEvery)
+    settings.durability = durability
+    settings.storage = storage
+    settings.eventRetentionSeconds = eventRetention
+    return settings
+  }
+
+  func run() async throws {
+    var token: String?
+    if let tokenFile {
+      guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
+        printError("fenced: cannot read the token file \(tokenFile)")
+        throw ExitCode(1)
+      }
+      token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+      guard token?.isEmpty == false else {
+        printError("fenced: the token file \(tokenFile) is empty")
+        throw ExitCode(1)
+      }
+    }
+    let level = Logger.Level(rawValue: logLevel) ?? .info
+    LoggingSystem.bootstrap { label in
+      var handler = StreamLogHandler.standardError(label: label)
+      handler.logLevel = level
+      return handler
+    }
+    let registry = PrometheusCollectorRegistry()
+    MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+    let logger = Logger(label: "fenced")
+    let daemon: FenceDaemon
+    do {
+      daemon = try FenceDaemon.open(settings(token: token), logger: logger)
+    } catch let error as FenceDaemon.StartError {
+      printError("fenced: \(error.description)")
+      throw ExitCode(error.exitCode)
+    }
+    let host = hostAndPort!.host
+    try await daemon.run(
+      metricsText: { registry.emitToString() },
+      onListening: { port in
+        // One line on standard output, for scripts and tests that start on port 0.
+        FileHandle.standardOutput.write(Data("fenced listening on \(host):\(port)\n".utf8))
+      })
+  }
+
+  func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+  }
+}
+
+extension DaemonSettings.Clock: ExpressibleByArgument {}
+extension SQLiteStorage.Durability: ExpressibleByArgument {}
+extension DaemonSettings.Storage: ExpressibleByArgument {}

@@ -1,2 +1,0 @@
-// Placeholder while the daemon is written.
-print("fenced")

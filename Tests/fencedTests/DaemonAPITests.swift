@@ -1,0 +1,177 @@
+import FenceEngine
+import FenceFormats
+import FenceTestSupport
+import Foundation
+import Testing
+
+/// The daemon's routes doing what `fenced.md` says, on the real binary: events by cursor with
+/// long-poll, server-sent events with `Last-Event-ID`, zones that load back, devices, metrics,
+/// idempotent resends, concurrent zone changes and ingest, and usage errors.
+@Suite(.serialized)
+final class DaemonAPITests {
+  let directory = DaemonProcess.temporaryDirectory("api")
+  let daemon: DaemonProcess
+  let client: DaemonClient
+
+  init() throws {
+    daemon = try DaemonProcess(dataDirectory: directory, arguments: ["--zones", TestFixes.harborZones])
+    client = DaemonClient(baseURL: daemon.baseURL)
+  }
+
+  deinit {
+    daemon.kill()
+    try? FileManager.default.removeItem(atPath: directory)
+  }
+
+  @Test func ingestAnswersWithCountsAndSeqsAndAResendReturnsTheFirstAnswer() async throws {
+    let fixes = try TestFixes.harborHour()
+    let first = try await client.postFixes(TestFixes.ndjson(fixes.prefix(4000)), key: "k1")
+    #expect(first.status == 200)
+    #expect(first.body.hasPrefix("{\"accepted\":4000,\"rejected\":{"))
+    let again = try await client.postFixes(TestFixes.ndjson(fixes.prefix(4000)), key: "k1")
+    #expect(again.body == first.body)
+    #expect(again.header("Idempotent-Replayed") == "true")
+    let events = try await client.allEvents()
+    #expect(events.count == Int(first.body.split(separator: ",").first { $0.hasPrefix("\"events\"") }!.dropFirst(9))!)
+    // A JSON array body is the same as NDJSON.
+    let array = "[" + fixes[4000..<4010].map(TestFixes.line).joined(separator: ",") + "]"
+    let arrayAnswer = try await client.postFixes(array)
+    #expect(arrayAnswer.body.hasPrefix("{\"accepted\":10,"))
+    // Engine rejections are counted, not errors.
+    let duplicate = try await client.postFixes(TestFixes.ndjson(fixes[4000..<4001]))
+    #expect(duplicate.status == 200)
+    #expect(duplicate.body.contains("\"accepted\":0"))
+    #expect(duplicate.body.contains("\"duplicate\":1"))
+    #expect(duplicate.body.hasSuffix("\"events\":0,\"firstSeq\":null,\"lastSeq\":null}\n"))
+  }
+
+  @Test func longPollWaitsForTheNextEventAndTheCursorContinues() async throws {
+    let empty = try await client.request(.GET, "/v1/events?after=0&wait=1")
+    #expect(empty.status == 200 && empty.body.isEmpty)
+    #expect(empty.header("Fence-Cursor") == "0")
+    let fixes = try TestFixes.harborHour()
+    let client = self.client
+    let poll = Task { try await client.request(.GET, "/v1/events?after=0&wait=20&limit=2") }
+    try await Task.sleep(for: .milliseconds(300))
+    _ = try await client.postFixes(TestFixes.ndjson(fixes))
+    let answer = try await poll.value
+    let lines = answer.body.split(separator: "\n")
+    #expect(lines.count == 2)
+    #expect(lines[0].hasPrefix("{\"seq\":1,"))
+    #expect(answer.header("Fence-Cursor") == "2")
+    let next = try await client.request(.GET, "/v1/events?after=2&limit=1")
+    #expect(next.body.hasPrefix("{\"seq\":3,"))
+    #expect(next.header("Fence-Cursor") == "3")
+  }
+
+  @Test func serverSentEventsResumeAfterLastEventID() async throws {
+    let fixes = try TestFixes.harborHour()
+    _ = try await client.postFixes(TestFixes.ndjson(fixes))
+    let all = try await client.allEvents()
+    let connection = try RawConnection(port: daemon.port)
+    connection.send("GET /v1/events/stream HTTP/1.1\r\nHost: x\r\nLast-Event-ID: 50\r\n\r\n")
+    // Streams never end: read what arrives within the socket's timeout.
+    let text = connection.readAll()
+    #expect(text.hasPrefix("HTTP/1.1 200"))
+    #expect(text.contains("content-type: text/event-stream"))
+    let ids = text.split(separator: "\n").filter { $0.hasPrefix("id: ") }.map { Int($0.dropFirst(4))! }
+    #expect(ids == Array(51...all.count))
+    #expect(text.contains("data: \(all[50])\n\n"))
+  }
+
+  @Test func zonesLoadBackAndChangeAsCommands() async throws {
+    let zones = try await client.request(.GET, "/v1/zones")
+    #expect(zones.status == 200)
+    let loaded = try ZoneLoader.loadZones(from: Array(zones.body.utf8))
+    let expected = try ZoneLoader.loadZones(contentsOf: fixturePath("zones/nyharbor-zones.geojson"))
+    #expect(loaded.sorted { $0.id < $1.id } == expected.sorted { $0.id < $1.id })
+    let one = try await client.request(.GET, "/v1/zones/\(expected[0].id)")
+    #expect(try ZoneLoader.loadZones(from: Array(one.body.utf8)) == [expected.first { $0.id == expected[0].id }!])
+    #expect(try await client.request(.GET, "/v1/zones/nope").status == 404)
+
+    let depot = """
+      {"type":"FeatureCollection","features":[{"type":"Feature","id":"depot",
+      "properties":{"radius":150,"dwell":60},"geometry":{"type":"Point","coordinates":[-74.0,40.7]}}]}
+      """
+    let added = try await client.request(.POST, "/v1/zones", body: Array(depot.utf8))
+    #expect(added.status == 200)
+    #expect(added.body == "{\"zones\":\(expected.count + 1),\"fences\":5,\"geolines\":2}\n")
+    let removed = try await client.request(.DELETE, "/v1/zones/depot")
+    #expect(removed.body == "{\"zones\":\(expected.count),\"fences\":4,\"geolines\":2}\n")
+    #expect(try await client.request(.DELETE, "/v1/zones/depot").status == 404)
+    let replaced = try await client.request(.PUT, "/v1/zones", body: Array(depot.utf8))
+    #expect(replaced.body == "{\"zones\":1,\"fences\":1,\"geolines\":0}\n")
+    // A bow-tie is repaired with ?repair=true.
+    let bowtie = """
+      {"type":"FeatureCollection","features":[{"type":"Feature","id":"bowtie","properties":{},
+      "geometry":{"type":"Polygon","coordinates":[[[0,0],[1,1],[1,0],[0,1],[0,0]]]}}]}
+      """
+    #expect(try await client.request(.POST, "/v1/zones", body: Array(bowtie.utf8)).status == 400)
+    #expect(try await client.request(.POST, "/v1/zones?repair=true", body: Array(bowtie.utf8)).status == 200)
+  }
+
+  @Test func deviceStateShowsTheLastFixAndItsZones() async throws {
+    let line = #"{"device":"tug","time":"2020-06-30T00:00:00Z","lat":40.70,"lon":-74.01,"speed":3}"#
+    _ = try await client.postFixes(line)
+    let device = try await client.request(.GET, "/v1/devices/tug")
+    #expect(device.status == 200)
+    #expect(
+      device.body
+        == "{\"device\":\"tug\",\"lastFix\":{\"time\":\"2020-06-30T00:00:00Z\",\"lat\":40.7,\"lon\":-74.01,\"speed\":3,\"course\":null},\"inside\":[],\"monitored\":[]}\n")
+    #expect(try await client.request(.GET, "/v1/devices/nobody").status == 404)
+  }
+
+  @Test func metricsCountFixesEventsAndTheLog() async throws {
+    let fixes = try TestFixes.harborHour()
+    _ = try await client.postFixes(TestFixes.ndjson(fixes))
+    let metrics = try await client.request(.GET, "/metrics")
+    #expect(metrics.status == 200)
+    #expect(metrics.body.contains("fenced_fixes_accepted_total 8687"))
+    #expect(metrics.body.contains("fenced_fixes_rejected_total{reason=\"duplicate\"} 2"))
+    #expect(metrics.body.contains("fenced_events_total{kind=\"checkIn\"}"))
+    #expect(metrics.body.contains("fenced_event_log_head"))
+    #expect(metrics.body.contains("fenced_commit_duration_seconds_bucket"))
+    #expect(metrics.body.contains("fenced_devices 295"))
+  }
+
+  @Test func concurrentZoneChangesAndIngestLeaveALogThatReplaysExactly() async throws {
+    let fixes = try TestFixes.harborHour()
+    let batches = TestFixes.batches(fixes, size: 500)
+    let zonesText = try String(contentsOfFile: fixturePath("zones/nyharbor-zones.geojson"), encoding: .utf8)
+    let client = self.client
+    let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+      for (index, batch) in batches.enumerated() {
+        group.addTask { try await client.postFixes(batch, key: "c\(index)").status }
+        if index % 3 == 0 {
+          group.addTask {
+            try await client.request(.PUT, "/v1/zones", body: Array(zonesText.utf8)).status
+          }
+        }
+      }
+      var statuses: [Int] = []
+      for try await status in group { statuses.append(status) }
+      return statuses
+    }
+    #expect(statuses.allSatisfy { $0 == 200 })
+    let events = try await client.allEvents()
+    // A restart replays every command and checks its events: the log is consistent.
+    #expect(daemon.terminate() == 0)
+    let restarted = try DaemonProcess(dataDirectory: directory, arguments: ["--zones", TestFixes.harborZones])
+    defer { restarted.kill() }
+    #expect(try await DaemonClient(baseURL: restarted.baseURL).allEvents() == events)
+  }
+
+  @Test func usageErrorsExit2AndBadZoneFilesExit1WithoutTouchingTheStore() throws {
+    let usage = try DaemonProcess.runToExit(["serve", "--data", directory + "-x", "--listen", "nowhere"])
+    #expect(usage.status == 2)
+    #expect(usage.standardError.contains("--listen"))
+    let radius = try DaemonProcess.runToExit(["serve", "--data", directory + "-x", "--radius", "5"])
+    #expect(radius.status == 2)
+    let badZones = try DaemonProcess.runToExit([
+      "serve", "--data", directory + "-y", "--zones", "Fixtures/polygons/tz-world-magadan-invalid.geojson",
+    ])
+    #expect(badZones.status == 1)
+    #expect(badZones.standardError.contains("tz-world-magadan-invalid.geojson"))
+    #expect(!FileManager.default.fileExists(atPath: directory + "-y"))
+  }
+}
