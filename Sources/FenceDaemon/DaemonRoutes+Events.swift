@@ -58,7 +58,7 @@ extension DaemonRoutes {
       body: ResponseBody { writer in
         var cursor = after
         try await writer.write(ByteBuffer(string: ": fenced events after \(after)\n\n"))
-        while state.isServing, !Task.isCancelled {
+        while state.isServing, !Task.isCancelled, !Task.isShuttingDownGracefully {
           let events = try await store.events(after: cursor, limit: 1000)
           if events.isEmpty {
             let waitingAfter = cursor

@@ -175,3 +175,27 @@ final class DaemonAPITests {
     #expect(!FileManager.default.fileExists(atPath: directory + "-y"))
   }
 }
+
+/// SIGTERM with an event stream and a long-poll open: both end, a snapshot is written, exit 0.
+@Suite(.serialized)
+struct GracefulShutdownTests {
+  @Test func openStreamsEndAndTheDaemonExitsZeroWithASnapshot() async throws {
+    let directory = DaemonProcess.temporaryDirectory("shutdown")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let daemon = try DaemonProcess(dataDirectory: directory, arguments: ["--zones", TestFixes.harborZones])
+    let client = DaemonClient(baseURL: daemon.baseURL)
+    _ = try await client.postFixes(TestFixes.ndjson(try TestFixes.harborHour().prefix(2000)))
+    let stream = try RawConnection(port: daemon.port)
+    stream.send("GET /v1/events/stream HTTP/1.1\r\nHost: x\r\n\r\n")
+    let poll = Task { try await client.request(.GET, "/v1/events?after=100000&wait=30") }
+    try await Task.sleep(for: .milliseconds(300))
+    let start = ContinuousClock.now
+    #expect(daemon.terminate() == 0)
+    #expect(ContinuousClock.now - start < .seconds(10))
+    #expect(try await poll.value.status == 200)
+    #expect(daemon.standardError.contains("stopped"))
+    let restarted = try DaemonProcess(dataDirectory: directory, arguments: ["--zones", TestFixes.harborZones])
+    defer { restarted.kill() }
+    #expect(restarted.standardError.contains("commandsReplayed=0"))
+  }
+}

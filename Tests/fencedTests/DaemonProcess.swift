@@ -43,7 +43,7 @@ final class DaemonProcess: @unchecked Sendable {
     process.currentDirectoryURL = URL(fileURLWithPath: Self.repositoryRoot)
     let output = Pipe()
     process.standardOutput = output
-    FileManager.default.createFile(atPath: errorLog, contents: nil)
+    _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
     let errorHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errorLog))
     try errorHandle.seekToEnd()
     process.standardError = errorHandle

@@ -100,7 +100,7 @@ public enum FixBatchReader {
     var start = 0
     if body.count >= 3, body[0] == 0xEF, body[1] == 0xBB, body[2] == 0xBF { start = 3 }
     let text = UnsafeBufferPointer(rebasing: body[start...])
-    var reading = BatchReading(maximumLength: maximumLineLength)
+    var reading = FixBatchReading(maximumLength: maximumLineLength)
     if let first = text.firstIndex(where: { !isWhitespace($0) }), text[first] == UInt8(ascii: "[") {
       reading.isJSONArray = true
       reading.readArray(text, from: first + 1)
@@ -118,33 +118,29 @@ public enum FixBatchReader {
 
   /// The reason a parsed fix holds an impossible value, or `nil` when it is possible.
   static func impossibility(of fix: LocationFix) -> String? {
-    func number(_ x: Double) -> String { JSONWriter.numberText(x) }
+    func text(_ x: Double) -> String { JSONWriter.numberText(x) }
+    func outside(_ key: String, _ x: Double?, _ low: Double, _ high: Double) -> String? {
+      guard let x else { return nil }
+      guard x.isFinite else { return "\"\(key)\": not a finite number" }
+      guard x >= low, x <= high else {
+        return "\"\(key)\": \(text(x)) is outside [\(text(low)), \(text(high))]"
+      }
+      return nil
+    }
+    func negative(_ key: String, _ x: Double?) -> String? {
+      guard let x else { return nil }
+      guard x.isFinite else { return "\"\(key)\": not a finite number" }
+      return x < 0 ? "\"\(key)\": \(text(x)) is negative" : nil
+    }
     if fix.device.isEmpty { return "\"device\": expected a non-empty id, got \"\"" }
-    for (key, value, range) in [
-      ("lat", fix.latitude, -90.0...90.0), ("lon", fix.longitude, -180.0...180.0),
-    ] {
-      guard value.isFinite else { return "\"\(key)\": not a finite number" }
-      guard range.contains(value) else {
-        return "\"\(key)\": \(number(value)) is outside [\(number(range.lowerBound)), \(number(range.upperBound))]"
-      }
-    }
-    for (key, value) in [("accuracy", fix.accuracy), ("speed", fix.speed)] {
-      guard let value else { continue }
-      guard value.isFinite else { return "\"\(key)\": not a finite number" }
-      guard value >= 0 else { return "\"\(key)\": \(number(value)) is negative" }
-    }
-    if let course = fix.course {
-      guard course.isFinite else { return "\"course\": not a finite number" }
-      guard (0.0...360.0).contains(course) else {
-        return "\"course\": \(number(course)) is outside [0, 360]"
-      }
-    }
-    return nil
+    return outside("lat", fix.latitude, -90, 90) ?? outside("lon", fix.longitude, -180, 180)
+      ?? negative("accuracy", fix.accuracy) ?? negative("speed", fix.speed)
+      ?? outside("course", fix.course, 0, 360)
   }
 }
 
 /// The state of one batch: the fixes so far, or the problems once there is one.
-struct BatchReading {
+struct FixBatchReading {
   let maximumLength: Int
   var isJSONArray = false
   var fixes: [LocationFix] = []
