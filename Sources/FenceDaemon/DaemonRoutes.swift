@@ -70,6 +70,8 @@ struct DaemonRoutes: Sendable {
     let answer: CommandAnswer?
     do {
       answer = try await store.execute(command, idempotencyKey: key)
+    } catch StoreError.invalidCommand(let reason) {
+      throw RequestRefusal(.badRequest, reason)
     } catch let error as StoreError {
       logger.error("command failed", metadata: ["kind": "\(command.kindName)", "error": "\(error)"])
       throw RequestRefusal(.serviceUnavailable, "\(error)")

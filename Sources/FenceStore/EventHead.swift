@@ -6,6 +6,9 @@ final class EventHead: Sendable {
   private struct Waiter {
     var after: Int64
     var continuation: CheckedContinuation<Int64, Never>
+    /// Sleeps until the wait's timeout; cancelled when the waiter is woken earlier, so that
+    /// short waits do not leave sleeping tasks behind.
+    var timeout: Task<Void, Never>?
   }
 
   private struct State {
@@ -30,10 +33,11 @@ final class EventHead: Sendable {
   /// Moves the head to `seq` and wakes every waiter it passes.
   func publish(_ seq: Int64) {
     let woken: [(CheckedContinuation<Int64, Never>)] = state.withLock { state in
-      state.seq = seq
+      state.seq = max(state.seq, seq)  // publishes from concurrent commits may arrive out of order
       var woken: [CheckedContinuation<Int64, Never>] = []
       for (id, waiter) in state.waiters where waiter.after < seq {
         woken.append(waiter.continuation)
+        waiter.timeout?.cancel()
         state.waiters[id] = nil
       }
       return woken
@@ -46,6 +50,7 @@ final class EventHead: Sendable {
     let (woken, seq) = state.withLock { state in
       state.isClosed = true
       let woken = state.waiters.values.map(\.continuation)
+      for waiter in state.waiters.values { waiter.timeout?.cancel() }
       state.waiters = [:]
       return (woken, state.seq)
     }
@@ -73,9 +78,12 @@ final class EventHead: Sendable {
           continuation.resume(returning: immediate)
           return
         }
-        Task { [weak self] in
+        let timer = Task { [weak self] in
           try? await Task.sleep(for: timeout)
-          self?.wake(id)
+          if !Task.isCancelled { self?.wake(id) }
+        }
+        state.withLock { state in
+          if state.waiters[id] != nil { state.waiters[id]!.timeout = timer } else { timer.cancel() }
         }
       }
     } onCancel: {
@@ -87,6 +95,7 @@ final class EventHead: Sendable {
   private func wake(_ id: Int) {
     let found: (CheckedContinuation<Int64, Never>, Int64)? = state.withLock { state in
       guard let waiter = state.waiters.removeValue(forKey: id) else { return nil }
+      waiter.timeout?.cancel()
       return (waiter.continuation, state.seq)
     }
     if let (continuation, seq) = found { continuation.resume(returning: seq) }

@@ -30,8 +30,8 @@ public protocol FenceStorage: Sendable {
   /// The smallest event seq still held, `nil` when none is.
   func oldestEventSeq() throws -> Int64?
 
-  /// Writes a snapshot. `zoneSet` is stored only when no zone set with its fingerprint is
-  /// stored yet (zone sets are large and change rarely).
+  /// Writes a snapshot. `zoneSet` is stored only when the same bytes are not stored yet (zone
+  /// sets are large and change rarely).
   func writeSnapshot(_ snapshot: SnapshotRecord) throws
   /// The snapshot with the highest command seq, with its zone set.
   func latestSnapshot() throws -> SnapshotRecord?

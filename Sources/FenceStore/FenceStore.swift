@@ -95,14 +95,15 @@ public final class FenceStore: Sendable {
   /// - Returns: the answer; `nil` for ``StoreCommand/removeZone(_:)`` of an absent zone (nothing
   ///   is committed then).
   /// - Throws: ``FenceEngine/ZoneError`` for zones that do not load into the engine (nothing is
-  ///   committed); ``StoreError/storageFailed(_:)`` when the commit failed (nothing applied);
-  ///   ``StoreError/closed``.
+  ///   committed); ``StoreError/invalidCommand(_:)`` for a key over 200 bytes or zones the log
+  ///   cannot record; ``StoreError/storageFailed(_:)`` when the commit failed (nothing
+  ///   applied); ``StoreError/closed``.
   @discardableResult
   public func execute(_ command: StoreCommand, idempotencyKey: String? = nil) throws
     -> CommandAnswer?
   {
     if let idempotencyKey, idempotencyKey.utf8.count > Options.maximumIdempotencyKeyLength {
-      throw StoreError.storageFailed("idempotency key longer than 200 bytes")
+      throw StoreError.invalidCommand("idempotency key longer than 200 bytes")
     }
     let (answer, newHead) = try engine.withLock { state throws -> (CommandAnswer?, Int64?) in
       guard !state.isClosed else { throw StoreError.closed }
@@ -141,6 +142,18 @@ public final class FenceStore: Sendable {
   {
     let seq = state.commandSeq + 1
     let firstEventSeq = state.eventSeq + 1
+    // Encoded before the engine changes: zones the log cannot record change nothing.
+    let payload: [UInt8]
+    do {
+      payload = try command.encodedPayload()
+    } catch {
+      // The engine's own reason is the more precise one when it refuses the zones too: find it
+      // on a copy (this path is rare, and the copy is only made here).
+      var trial = state.evaluator
+      var ignored: [ZoneEvent] = []
+      _ = try Self.apply(command, to: &trial, events: &ignored)
+      throw StoreError.invalidCommand("\(error)")
+    }
     let acceptedBefore = state.evaluator.acceptedFixCount
     let rejectedBefore = state.evaluator.rejections
     var events: [ZoneEvent] = []
@@ -165,7 +178,6 @@ public final class FenceStore: Sendable {
     }
     let lines = Self.eventLines(events, firstSeq: firstEventSeq)
     do {
-      let payload = try command.encodedPayload()
       try storage.append(
         CommandCommit(
           seq: seq, kindCode: command.kindCode, payload: payload, firstEventSeq: firstEventSeq,

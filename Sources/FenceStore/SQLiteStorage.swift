@@ -8,8 +8,10 @@ import GRDB
 ///   command log;
 /// - `events(seq, command_seq, body, recorded_at)`: the event log, `body` the NDJSON line;
 /// - `idempotency(key, command_seq, answer, recorded_at)`: first answers by key;
-/// - `zone_sets(fingerprint, body)` and `snapshots(command_seq, last_event_seq, zone_fingerprint,
-///   evaluator, taken_at)`: recovery points;
+/// - `zone_sets(hash, body)` and `snapshots(command_seq, last_event_seq, zone_fingerprint,
+///   zone_set, evaluator, taken_at)`: recovery points; a zone set is stored once, keyed by the
+///   64-bit FNV-1a hash of its GeoJSON (not by the engine's zone fingerprint, which leaves out
+///   names and descriptions);
 /// - `cursors(name, seq)`, `meta(key, value)`.
 ///
 /// Readers never block the writer and see only committed transactions (WAL). With
@@ -66,10 +68,11 @@ public final class SQLiteStorage: FenceStorage {
           CREATE TABLE idempotency(
             key TEXT PRIMARY KEY, command_seq INTEGER NOT NULL, answer TEXT NOT NULL,
             recorded_at REAL NOT NULL);
-          CREATE TABLE zone_sets(fingerprint INTEGER PRIMARY KEY, body BLOB NOT NULL);
+          CREATE TABLE zone_sets(hash INTEGER PRIMARY KEY, body BLOB NOT NULL);
           CREATE TABLE snapshots(
             command_seq INTEGER PRIMARY KEY, last_event_seq INTEGER NOT NULL,
-            zone_fingerprint INTEGER NOT NULL, evaluator BLOB NOT NULL, taken_at REAL NOT NULL);
+            zone_fingerprint INTEGER NOT NULL, zone_set INTEGER NOT NULL,
+            evaluator BLOB NOT NULL, taken_at REAL NOT NULL);
           CREATE TABLE cursors(name TEXT PRIMARY KEY, seq INTEGER NOT NULL);
           """)
     }
@@ -196,19 +199,19 @@ public final class SQLiteStorage: FenceStorage {
   // MARK: - Snapshots
 
   public func writeSnapshot(_ snapshot: SnapshotRecord) throws {
+    let hash = Int64(bitPattern: Self.hash(snapshot.zoneSet))
     try pool.write { db in
-      let fingerprint = Int64(bitPattern: snapshot.zoneFingerprint)
       try db.execute(
-        sql: "INSERT OR IGNORE INTO zone_sets(fingerprint, body) VALUES (?, ?)",
-        arguments: [fingerprint, Data(snapshot.zoneSet)])
+        sql: "INSERT OR IGNORE INTO zone_sets(hash, body) VALUES (?, ?)",
+        arguments: [hash, Data(snapshot.zoneSet)])
       try db.execute(
         sql: """
-          INSERT OR REPLACE INTO snapshots(command_seq, last_event_seq, zone_fingerprint, evaluator, taken_at)
-          VALUES (?, ?, ?, ?, ?)
+          INSERT OR REPLACE INTO snapshots(command_seq, last_event_seq, zone_fingerprint, zone_set, evaluator, taken_at)
+          VALUES (?, ?, ?, ?, ?, ?)
           """,
         arguments: [
-          snapshot.commandSeq, snapshot.lastEventSeq, fingerprint, Data(snapshot.evaluator),
-          snapshot.takenAt.timeIntervalSince1970,
+          snapshot.commandSeq, snapshot.lastEventSeq, Int64(bitPattern: snapshot.zoneFingerprint),
+          hash, Data(snapshot.evaluator), snapshot.takenAt.timeIntervalSince1970,
         ])
     }
   }
@@ -220,7 +223,7 @@ public final class SQLiteStorage: FenceStorage {
           db,
           sql: """
             SELECT s.command_seq, s.last_event_seq, s.zone_fingerprint, z.body, s.evaluator, s.taken_at
-            FROM snapshots s JOIN zone_sets z ON z.fingerprint = s.zone_fingerprint
+            FROM snapshots s JOIN zone_sets z ON z.hash = s.zone_set
             ORDER BY s.command_seq DESC LIMIT 1
             """)
       else { return nil }
@@ -271,7 +274,7 @@ public final class SQLiteStorage: FenceStorage {
         sql: "DELETE FROM snapshots WHERE command_seq < ?", arguments: [plan.commandsThrough])
       report.snapshots = db.changesCount
       try db.execute(
-        sql: "DELETE FROM zone_sets WHERE fingerprint NOT IN (SELECT zone_fingerprint FROM snapshots)")
+        sql: "DELETE FROM zone_sets WHERE hash NOT IN (SELECT zone_set FROM snapshots)")
       report.zoneSets = db.changesCount
       let before = plan.recordedBefore.timeIntervalSince1970
       try db.execute(
@@ -288,5 +291,15 @@ public final class SQLiteStorage: FenceStorage {
 
   public func close() throws {
     try pool.close()
+  }
+
+  /// 64-bit FNV-1a of a zone set's bytes: its key in `zone_sets`.
+  static func hash(_ bytes: [UInt8]) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x0000_0100_0000_01b3
+    }
+    return hash
   }
 }

@@ -13,6 +13,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Writing to the storage failed; the command was not applied (the engine was reloaded from
   /// the storage). Retrying later is safe.
   case storageFailed(String)
+  /// The command itself is not acceptable (an idempotency key over 200 bytes, zones the log
+  /// cannot record); nothing was applied. Resending it unchanged fails again.
+  case invalidCommand(String)
   /// The store is closed.
   case closed
 
@@ -24,6 +27,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case .configurationMismatch(let stored, let given):
       "the store was created with the engine configuration \(stored); this process has \(given). Start with the same options, or use a new data directory"
     case .storageFailed(let reason): "the storage failed, nothing was applied: \(reason)"
+    case .invalidCommand(let reason): "the command cannot be applied: \(reason)"
     case .closed: "the store is closed"
     }
   }

@@ -10,7 +10,7 @@ import Testing
 /// Guarantees 1 to 3 of `fenced.md` with the real binary: SIGKILL at random moments while a
 /// client streams batches, restart on the same directory, resend what got no answer with its
 /// key; the event log must equal an uninterrupted run's and `fencebench run`'s.
-@Suite(.serialized)
+@Suite(.serialized, .offThePool)
 struct CrashRecoveryTests {
   /// What one run through the daemon ended with.
   struct RunResult {

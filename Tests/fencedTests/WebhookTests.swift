@@ -2,10 +2,14 @@ import FenceTestSupport
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `--webhook`: events POSTed as NDJSON in seq order, at least once, retried while the receiver
 /// fails, and resumed from the durable cursor after a restart. The receiver is a small Python
 /// HTTP server (a real peer, not a mock) that refuses its first requests.
-@Suite(.serialized)
+@Suite(.serialized, .offThePool)
 struct WebhookTests {
   /// A receiver that answers 500 to its first `failures` requests, then 200, recording every
   /// accepted request's `Fence-Seq` and body lines.
@@ -59,7 +63,7 @@ struct WebhookTests {
     }
 
     deinit {
-      process.terminate()
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
       process.waitUntilExit()
       try? FileManager.default.removeItem(atPath: log)
     }

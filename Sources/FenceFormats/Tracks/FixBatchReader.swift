@@ -58,7 +58,8 @@ public struct FixBatchError: Error, Hashable, Sendable, CustomStringConvertible 
 ///
 /// - a non-empty `device`;
 /// - `lat` in [-90, 90] and `lon` in [-180, 180];
-/// - `accuracy` and `speed` >= 0, `course` in [0, 360];
+/// - `accuracy` and `speed` >= 0, `course` in [-360, 360] (real AIS feeds send negative
+///   courses, e.g. -49.6 for 310.4; they are kept as given, as the track readers keep them);
 /// - finite numbers (JSON cannot write others: `1e999` is an invalid JSON number).
 ///
 /// (0, 0) is possible and passes; the engine rejects it as null island.
@@ -135,7 +136,7 @@ public enum FixBatchReader {
     if fix.device.isEmpty { return "\"device\": expected a non-empty id, got \"\"" }
     return outside("lat", fix.latitude, -90, 90) ?? outside("lon", fix.longitude, -180, 180)
       ?? negative("accuracy", fix.accuracy) ?? negative("speed", fix.speed)
-      ?? outside("course", fix.course, 0, 360)
+      ?? outside("course", fix.course, -360, 360)
   }
 }
 

@@ -1,0 +1,104 @@
+import FenceEngine
+import FenceStore
+import FenceTesting
+import FenceTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// A commit that fails leaves no half state: the command is not applied (the engine is put back
+/// as the log has it), nothing of it is stored, and sending it again gives the answer and the
+/// events it would have given.
+@Suite struct StorageFailureTests {
+  struct InjectedFailure: Error {}
+
+  /// The embedded storage, with an append that fails when told to.
+  final class FlakyStorage: FenceStorage {
+    let base: SQLiteStorage
+    let failsNextAppend = Mutex(false)
+
+    init(path: String) throws { base = try SQLiteStorage(path: path, durability: .normal) }
+
+    func append(_ commit: CommandCommit) throws {
+      if failsNextAppend.withLock({ fails in defer { fails = false }; return fails }) {
+        throw InjectedFailure()
+      }
+      try base.append(commit)
+    }
+
+    func metadata(_ key: String) throws -> String? { try base.metadata(key) }
+    func setMetadata(_ key: String, _ value: String) throws { try base.setMetadata(key, value) }
+    func answer(forIdempotencyKey key: String) throws -> (commandSeq: Int64, answer: String)? {
+      try base.answer(forIdempotencyKey: key)
+    }
+    func commands(after seq: Int64, limit: Int) throws -> [StoredCommandRecord] {
+      try base.commands(after: seq, limit: limit)
+    }
+    func head() throws -> (commandSeq: Int64, eventSeq: Int64) { try base.head() }
+    func events(after seq: Int64, limit: Int) throws -> [StoredEvent] {
+      try base.events(after: seq, limit: limit)
+    }
+    func oldestEventSeq() throws -> Int64? { try base.oldestEventSeq() }
+    func writeSnapshot(_ snapshot: SnapshotRecord) throws { try base.writeSnapshot(snapshot) }
+    func latestSnapshot() throws -> SnapshotRecord? { try base.latestSnapshot() }
+    func cursor(_ name: String) throws -> Int64? { try base.cursor(name) }
+    func setCursor(_ name: String, to seq: Int64) throws { try base.setCursor(name, to: seq) }
+    func cursors() throws -> [String: Int64] { try base.cursors() }
+    func compact(_ plan: CompactionPlan) throws -> CompactionReport { try base.compact(plan) }
+    func close() throws { try base.close() }
+  }
+
+  /// The positions in ``Story/commands`` whose commit fails: a batch with events, a zone
+  /// addition, a clock advance that fires a dwell, the zone set replaced.
+  @Test(arguments: [5, 4, 3, 8])
+  func aFailedCommitAppliesNothingAndTheResendGivesTheSameAnswer(failing index: Int) async throws {
+    try await offThePool {
+      let commands = Story.commands
+      let reference = try Reference.run(commands)
+      try withTemporaryDirectory("flaky") { directory in
+        let storage = try FlakyStorage(path: directory.sub("fence.sqlite"))
+        let store = try FenceStore(
+          storage: storage, options: FenceStore.Options(snapshotEvery: 3))
+        for (position, command) in commands.prefix(index).enumerated() {
+          try store.execute(command, idempotencyKey: "k\(position)")
+        }
+        let before = store.statistics
+        let devices = ["a", "b", "c", "d", "e"].map { store.deviceStatus(named: $0) }
+        let zones = store.zones
+
+        storage.failsNextAppend.withLock { $0 = true }
+        #expect {
+          try store.execute(commands[index], idempotencyKey: "k\(index)")
+        } throws: { error in
+          guard case StoreError.storageFailed = error else { return false }
+          return true
+        }
+        // Nothing applied: the engine is as the log has it.
+        #expect(store.statistics.commandSeq == before.commandSeq)
+        #expect(store.statistics.eventSeq == before.eventSeq)
+        #expect(store.statistics.acceptedFixes == before.acceptedFixes)
+        #expect(store.statistics.rejections == before.rejections)
+        #expect(store.statistics.engineTime == before.engineTime)
+        #expect(store.lastEventSeq == before.eventSeq)
+        #expect(["a", "b", "c", "d", "e"].map { store.deviceStatus(named: $0) } == devices)
+        #expect(store.zones == zones)
+        #expect(try allLines(store) == Array(reference.lines.prefix(Int(before.eventSeq))))
+
+        // Sent again under its key: applied for the first time.
+        expectAnswer(try store.execute(commands[index], idempotencyKey: "k\(index)"), reference.answers[index])
+        for (position, command) in commands.enumerated().dropFirst(index + 1) {
+          expectAnswer(try store.execute(command), reference.answers[position])
+        }
+        let stored = try store.events(after: 0, limit: 100_000)
+        expectGapless(stored)
+        #expect(stored.map(\.line) == reference.lines)
+        try store.close()
+
+        let reopened = try openStore(directory.path)
+        #expect(try allLines(reopened) == reference.lines)
+        #expect(reopened.recovery.commandSeq == Int64(commands.count))
+        try reopened.close()
+      }
+    }
+  }
+}
