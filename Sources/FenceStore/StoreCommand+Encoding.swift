@@ -108,7 +108,9 @@ extension StoreCommand {
     case 3, 4:
       let zones: [Zone]
       do {
-        zones = try ZoneLoader.loadZones(from: payload, file: "command \(commandSeq)")
+        var options = ZoneLoadOptions()
+        options.trustsTopology = true  // written by ZoneSetWriter, which validated them
+        zones = try ZoneLoader.loadZones(from: payload, file: "command \(commandSeq)", options: options)
       } catch {
         throw damaged("zones do not load back: \(error)")
       }

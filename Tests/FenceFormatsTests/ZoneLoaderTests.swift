@@ -300,6 +300,19 @@ import Testing
     }
   }
 
+  @Test func trustedTopologySkipsGEOSValidationButNotStructure() throws {
+    let bowtie = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"bowtie","properties":{},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,1],[1,0],[0,1],[0,0]]]}}]}"#
+    #expect(throws: ZoneLoadError.self) { try load(bowtie) }
+    var trusted = ZoneLoadOptions()
+    trusted.trustsTopology = true
+    let zones = try load(bowtie, options: trusted)
+    #expect(zones.map(\.id) == ["bowtie"])
+    #expect(zones[0].fences.count == 1)
+    // Structure is still checked: an unclosed ring is an error, trusted or not.
+    let unclosed = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"open","properties":{},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,1],[1,0],[0,1]]]}}]}"#
+    #expect(throws: ZoneLoadError.self) { try load(unclosed, options: trusted) }
+  }
+
   @Test func invalidJSONAndWrongTopLevelAreErrors() {
     #expect(loadError("{\"type\":\"FeatureCollection\",\n\"features\":[,]}")?.description == "invalid JSON at line 2, column 13: expected a JSON value, found ','")
     #expect(loadError(#"{"type":"Feature"}"#)?.description == #"property "type": expected a GeoJSON FeatureCollection, got type "Feature""#)

@@ -7,7 +7,10 @@ import Testing
 
 /// Reading the event log: pages by seq, long-polls that wake when a command commits, and a
 /// stream that follows the log.
-@Suite struct ReadingTests {
+/// Waits here use timeouts of an hour and no wall-clock upper bound: tests run in parallel on few
+/// cores, and a woken waiter resumes only when a pool thread is free (47 s was seen in a full
+/// run). A wait that did not wake would hang, which the suite's time limit turns into a failure.
+@Suite(.timeLimit(.minutes(3))) struct ReadingTests {
   /// A store holding the story's first six commands.
   static func storyStore(_ path: String) throws -> (FenceStore, Reference) {
     let commands = Array(Story.commands.prefix(6))
@@ -64,8 +67,7 @@ import Testing
       // Already past: at once.
       let clock = ContinuousClock()
       var start = clock.now
-      #expect(await store.waitForEvents(after: head - 1, timeout: .seconds(5)) == head)
-      #expect(clock.now - start < .seconds(1))
+      #expect(await store.waitForEvents(after: head - 1, timeout: .seconds(3600)) == head)
 
       // Nothing comes: the head after the timeout. (Generous upper bounds here and below: the
       // tests run in parallel on few cores, and a waiter resumes only when a thread is free.)
@@ -73,7 +75,6 @@ import Testing
       #expect(await store.waitForEvents(after: head, timeout: .milliseconds(200)) == head)
       let waited = clock.now - start
       #expect(waited >= .milliseconds(190))
-      #expect(waited < .seconds(10))
 
       // A batch with events committed by another task while waiting: back well before the
       // timeout, with the new head.
@@ -90,11 +91,10 @@ import Testing
         try await Task.sleep(for: .milliseconds(100))
         return try await store.execute(batch)
       }
-      let woke = await store.waitForEvents(after: head, timeout: .seconds(30))
+      let woke = await store.waitForEvents(after: head, timeout: .seconds(3600))
       let elapsed = clock.now - start
       #expect(woke == newHead)
       #expect(elapsed >= .milliseconds(190))
-      #expect(elapsed < .seconds(10))
       expectAnswer(try await writer.value, expected)
       #expect(try await store.events(after: head).map(\.line) == Array(next.lines[Int(head)...]))
       try store.close()
@@ -105,16 +105,12 @@ import Testing
     try await withTemporaryDirectory("waiting-close") { directory in
       let store = try openStore(directory.path)
       try await store.execute(.replaceAllZones([Story.depot]))
-      let clock = ContinuousClock()
-      let start = clock.now
-      let waiter = Task { await store.waitForEvents(after: 0, timeout: .seconds(20)) }
+      let waiter = Task { await store.waitForEvents(after: 0, timeout: .seconds(3600)) }
       try await Task.sleep(for: .milliseconds(100))
       try store.close()
       #expect(await waiter.value == 0)
-      #expect(clock.now - start < .seconds(15))
       // Closed: later waits return at once.
-      #expect(await store.waitForEvents(after: 0, timeout: .seconds(20)) == 0)
-      #expect(clock.now - start < .seconds(15))
+      #expect(await store.waitForEvents(after: 0, timeout: .seconds(3600)) == 0)
       await #expect(throws: StoreError.closed) { try await store.execute(.advance(at(0))) }
     }
   }
@@ -122,13 +118,10 @@ import Testing
   @Test func aCancelledWaitReturnsAtOnce() async throws {
     try await withTemporaryDirectory("waiting-cancel") { directory in
       let store = try openStore(directory.path)
-      let clock = ContinuousClock()
-      let start = clock.now
-      let waiter = Task { await store.waitForEvents(after: 0, timeout: .seconds(20)) }
+      let waiter = Task { await store.waitForEvents(after: 0, timeout: .seconds(3600)) }
       try await Task.sleep(for: .milliseconds(100))
       waiter.cancel()
       #expect(await waiter.value == 0)
-      #expect(clock.now - start < .seconds(15))
       try store.close()
     }
   }
@@ -182,8 +175,6 @@ import Testing
   @Test func aCancelledStreamEnds() async throws {
     try await withTemporaryDirectory("stream-cancel") { directory in
       let (store, reference) = try Self.storyStore(directory.path)
-      let clock = ContinuousClock()
-      let start = clock.now
       let reader = Task { () throws -> Int in
         var count = 0
         for try await _ in store.eventStream(after: 0) { count += 1 }
@@ -192,7 +183,6 @@ import Testing
       try await Task.sleep(for: .milliseconds(200))
       reader.cancel()
       #expect(try await reader.value == Int(reference.eventSeq))
-      #expect(clock.now - start < .seconds(15))
       try store.close()
     }
   }

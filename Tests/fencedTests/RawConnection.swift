@@ -49,5 +49,17 @@ final class RawConnection {
     return String(decoding: data, as: UTF8.self)
   }
 
+  /// What the server sends until `marker` arrived, the connection closed, or 5 s passed.
+  func read(until marker: String) -> String {
+    var data = [UInt8]()
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while !String(decoding: data, as: UTF8.self).contains(marker) {
+      let count = recv(socket, &buffer, buffer.count, 0)
+      if count <= 0 { break }
+      data += buffer[0..<count]
+    }
+    return String(decoding: data, as: UTF8.self)
+  }
+
   deinit { close(socket) }
 }

@@ -177,6 +177,7 @@ extension ZoneLoading {
   mutating func validated(
     _ area: MultiPolygon, id: String, fail: (String) -> ZoneLoadError
   ) throws -> MultiPolygon {
+    if options.trustsTopology { return area }
     if geos == nil {
       do {
         geos = try GEOSContext()
