@@ -31,7 +31,7 @@ struct DaemonRoutes: Sendable {
     v1.post("advance") { request, _ in try await advance(request) }
     v1.get("events") { request, _ in try await events(request) }
     v1.get("events/stream") { request, _ in try await eventStream(request) }
-    v1.get("zones") { _, _ in try zonesResponse(store.zones) }
+    v1.get("zones") { _, _ in geoJSONResponse(try store.zoneSetGeoJSON()) }
     v1.get("zones/{id}") { _, context in
       let id = try context.parameters.require("id")
       guard let zone = store.zone(id: id) else {
@@ -144,8 +144,11 @@ struct DaemonRoutes: Sendable {
   // MARK: - Zones
 
   func zonesResponse(_ zones: [Zone]) throws -> Response {
-    let bytes = try ZoneSetWriter.bytes(zones)
-    return Response(
+    geoJSONResponse(try ZoneSetWriter.bytes(zones))
+  }
+
+  func geoJSONResponse(_ bytes: [UInt8]) -> Response {
+    Response(
       status: .ok, headers: [.contentType: "application/geo+json"],
       body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
   }

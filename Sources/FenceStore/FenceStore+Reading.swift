@@ -1,4 +1,5 @@
 import FenceEngine
+import FenceFormats
 import Foundation
 
 extension FenceStore {
@@ -38,6 +39,17 @@ extension FenceStore {
 
   /// The loaded zones, sorted by id.
   public var zones: [Zone] { engine.withLock { $0.evaluator.zones } }
+
+  /// Every loaded zone as GeoJSON (``FenceFormats/ZoneSetWriter``), written once per zone change
+  /// and shared with snapshots: a large zone set is not written (and validated) again per read.
+  public func zoneSetGeoJSON() throws -> [UInt8] {
+    try engine.withLock { state in
+      if state.zoneSetCache?.version != state.zoneVersion {
+        state.zoneSetCache = (state.zoneVersion, try ZoneSetWriter.bytes(state.evaluator.zones))
+      }
+      return state.zoneSetCache!.bytes
+    }
+  }
 
   /// The zone with this id, if loaded.
   public func zone(id: String) -> Zone? { engine.withLock { $0.evaluator.zone(id: id) } }
