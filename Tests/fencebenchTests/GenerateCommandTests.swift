@@ -58,6 +58,21 @@ import Testing
     }
   }
 
+  @Test func severalFencesPerZoneGiveValidJSONForEveryShape() throws {
+    // Found by the daemon's crash test: non-circle features of a shared zone had `"zone":"z0",}`.
+    let result = try FenceBenchProcess.run(
+      ["generate", "fences", "--count", "40", "--shape", "mixed", "--fences-per-zone", "3"])
+    #expect(result.status == 0)
+    let data = Data(result.standardOutput.utf8)
+    let collection = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let features = try #require(collection["features"] as? [[String: Any]])
+    #expect(features.count == 40)
+    let zones = features.map { ($0["properties"] as? [String: Any])?["zone"] as? String }
+    #expect(zones == (0..<40).map { "z\($0 / 3)" })
+    let shapes = Set(features.compactMap { ($0["geometry"] as? [String: Any])?["type"] as? String })
+    #expect(shapes == ["Point", "Polygon", "LineString"])
+  }
+
   @Test func generatedFencesAndTracksRunThroughTheEngine() throws {
     // Polygons are validated by GEOS on load: the generator's star polygons must all be valid.
     let fences = FenceBenchProcess.temporaryPath("fences.geojson")

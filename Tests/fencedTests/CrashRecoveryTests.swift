@@ -1,4 +1,5 @@
 import FenceEngine
+import FenceFormats
 import FenceTestSupport
 import Foundation
 import Testing
@@ -77,19 +78,23 @@ struct CrashRecoveryTests {
     return RunResult(answers: answers, events: events, kills: kills)
   }
 
-  @Test func killedAtRandomMomentsGivesTheUninterruptedLogAndFencebenchsEvents() async throws {
-    let fixes = try TestFixes.harborHour()
-    let batches = TestFixes.batches(fixes, size: 250)
+  /// Runs `fixes` through the daemon uninterrupted and twice with random SIGKILLs, and
+  /// through `fencebench run`, with the same zone file and options; every log must be the same.
+  func expectCrashesChangeNothing(
+    zones: String, fixes: [LocationFix], batchSize: Int, options: [String] = []
+  ) async throws -> [String] {
+    let batches = TestFixes.batches(fixes, size: batchSize)
     let end = fixes.last!.time
-    let arguments = ["--zones", TestFixes.harborZones, "--snapshot-every", "4"]
+    let arguments = ["--zones", zones, "--snapshot-every", "4"] + options
     let reference = try await run(batches, arguments: arguments, end: end, killing: false, seed: 1)
-    #expect(reference.events.count == 57)
 
     // Gapless seq from 1, ids unique.
     let seqs = reference.events.map { line -> Int in
       Int(line.dropFirst("{\"seq\":".count).prefix { $0.isNumber })!
     }
-    #expect(seqs == Array(1...reference.events.count))
+    #expect(seqs == Array(stride(from: 1, through: reference.events.count, by: 1)))
+    let ids = reference.events.map { $0.split(separator: ",")[1] }
+    #expect(Set(ids).count == ids.count)
 
     for seed: UInt64 in [7, 8] {
       let killed = try await run(batches, arguments: arguments, end: end, killing: true, seed: seed)
@@ -106,18 +111,60 @@ struct CrashRecoveryTests {
       try? FileManager.default.removeItem(atPath: eventFile)
     }
     try TestFixes.ndjson(fixes).write(toFile: fixFile, atomically: true, encoding: .utf8)
+    let status = try Self.fencebench(
+      ["run", "--zones", zones, fixFile, "--events", eventFile, "--no-latency"] + options)
+    #expect(status == 0)
+    let fencebenchLines = try String(contentsOfFile: eventFile, encoding: .utf8)
+      .split(separator: "\n").map(String.init)
+    #expect(reference.events.map(TestFixes.withoutSeq) == fencebenchLines)
+    return reference.events
+  }
+
+  /// Runs the built `fencebench` in the repository's root and waits; returns its status.
+  static func fencebench(_ arguments: [String]) throws -> Int32 {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: DaemonProcess.binary("fencebench"))
-    process.arguments = [
-      "run", "--zones", TestFixes.harborZones, fixFile, "--events", eventFile, "--no-latency",
-    ]
+    process.arguments = arguments
     process.currentDirectoryURL = URL(fileURLWithPath: DaemonProcess.repositoryRoot)
     process.standardOutput = FileHandle.nullDevice
     try process.run()
     process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    let fencebenchLines = try String(contentsOfFile: eventFile, encoding: .utf8)
-      .split(separator: "\n").map(String.init)
-    #expect(reference.events.map(TestFixes.withoutSeq) == fencebenchLines)
+    return process.terminationStatus
+  }
+
+  @Test func theHarborHourKilledAtRandomMomentsGivesTheUninterruptedLogAndFencebenchs() async throws {
+    let events = try await expectCrashesChangeNothing(
+      zones: TestFixes.harborZones, fixes: try TestFixes.harborHour(), batchSize: 250)
+    #expect(events.count == 57)
+  }
+
+  /// Generated fences (circles, polygons, points and GEOLINEs, several per zone) and tracks,
+  /// with a default dwell, so that dwells fire at batch ends and on the final advance.
+  @Test func generatedTracksKilledAtRandomMomentsGiveTheUninterruptedLogAndFencebenchs() async throws {
+    let zones = DaemonProcess.temporaryDirectory("generated-zones") + ".geojson"
+    let tracks = DaemonProcess.temporaryDirectory("generated-tracks") + ".csv"
+    defer {
+      try? FileManager.default.removeItem(atPath: zones)
+      try? FileManager.default.removeItem(atPath: tracks)
+    }
+    let box = "--box=-74.05,40.68,-73.97,40.74"
+    #expect(
+      try Self.fencebench([
+        "generate", "fences", "--count", "120", "--shape", "mixed", "--fences-per-zone", "2",
+        "--radius", "100...400", box, "--seed", "11", "--out", zones,
+      ]) == 0)
+    #expect(
+      try Self.fencebench([
+        "generate", "tracks", "--devices", "40", "--fixes", "150", "--step", "10", "--speed", "8",
+        "--movement", "waypoint", box, "--seed", "12", "--out", tracks,
+      ]) == 0)
+    let fixes = try TrackReader(path: tracks).readAll().enumerated().sorted {
+      ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
+    }.map(\.element)
+    let events = try await expectCrashesChangeNothing(
+      zones: zones, fixes: fixes, batchSize: 200, options: ["--dwell", "60"])
+    #expect(events.count > 100)
+    #expect(events.contains { $0.contains("\"kind\":\"dwell\"") })
+    #expect(events.contains { $0.contains("\"trigger\":\"geoline\"") })
   }
 }

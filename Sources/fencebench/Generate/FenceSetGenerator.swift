@@ -46,14 +46,14 @@ struct FenceSetGenerator {
       let kind = shape == .mixed ? kinds[random.integer(0...3)] : shape
       let id = "f\(index)"
       var properties = ""
-      if fencesPerZone > 1 { properties += "\"zone\":\"z\(index / fencesPerZone)\"," }
+      if fencesPerZone > 1 { properties += "\"zone\":\"z\(index / fencesPerZone)\"" }
       let (lat, lon) = box.randomPosition(using: &random)
       try output.write(index == 0 ? "" : ",\n")
       try output.write("{\"type\":\"Feature\",\"id\":\"\(id)\",\"properties\":{\(properties)")
       switch kind {
       case .circle, .mixed:
         let r = random.uniform(radius)
-        try output.write("\"radius\":")
+        try output.write(properties.isEmpty ? "\"radius\":" : ",\"radius\":")
         try output.write(fixed: r, digits: 1)
         try output.write("},\"geometry\":{\"type\":\"Point\",\"coordinates\":")
         try writePosition(lat, lon, to: output)
@@ -78,6 +78,7 @@ struct FenceSetGenerator {
         try writePosition(first.0, first.1, to: output)
         try output.write("]]")
       case .geoline:
+        try output.write(properties.isEmpty ? "" : ",")
         try output.write("\"direction\":\"both\"},\"geometry\":{\"type\":\"LineString\",\"coordinates\":[")
         var p = (lat, lon)
         var heading = random.uniform(0...(2 * Double.pi))
