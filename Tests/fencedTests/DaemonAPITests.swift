@@ -204,3 +204,27 @@ struct GracefulShutdownTests {
     #expect(restarted.standardError.contains("commandsReplayed=0"))
   }
 }
+
+/// `--clock wall`: a dwell due by the wall clock fires without any later fix or advance.
+@Suite(.serialized, .offThePool)
+struct WallClockTests {
+  @Test func aDwellDueByTheWallClockFiresWithoutAnotherFix() async throws {
+    let directory = DaemonProcess.temporaryDirectory("wall")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let daemon = try DaemonProcess(dataDirectory: directory, arguments: ["--clock", "wall"])
+    defer { daemon.kill() }
+    let client = DaemonClient(baseURL: daemon.baseURL)
+    let depot = """
+      {"type":"FeatureCollection","features":[{"type":"Feature","id":"depot",
+      "properties":{"radius":150,"dwell":1},"geometry":{"type":"Point","coordinates":[-74.0,40.7]}}]}
+      """
+    #expect(try await client.request(.PUT, "/v1/zones", body: Array(depot.utf8)).status == 200)
+    let now = RFC3339.format(Timestamp(secondsSinceEpoch: Date().timeIntervalSince1970.rounded(.down)))
+    let fix = #"{"device":"van","time":"\#(now)","lat":40.7,"lon":-74.0}"#
+    let answer = try await client.postFixes(fix)
+    #expect(answer.body.contains("\"events\":1,"))  // the check-in
+    let dwell = try await client.request(.GET, "/v1/events?after=1&wait=30")
+    #expect(dwell.body.hasPrefix("{\"seq\":2,"))
+    #expect(dwell.body.contains("\"kind\":\"dwell\""))
+  }
+}
