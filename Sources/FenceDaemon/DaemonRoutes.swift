@@ -5,7 +5,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
-import Synchronization
 
 /// The daemon's HTTP API (`Docs/Daemon.md`, spec `fenced.md`): one method per route, each
 /// turning a request into a store call and the store's answer into JSON.
@@ -211,7 +210,7 @@ struct DaemonRoutes: Sendable {
 
 /// What the routes need to know about the process: whether it is still serving.
 final class DaemonState: Sendable {
-  private let serving = Mutex(true)
+  private let serving = LockedValue(true)
   var isServing: Bool { serving.withLock { $0 } }
   func stopServing() { serving.withLock { $0 = false } }
 }

@@ -1,4 +1,4 @@
-import Synchronization
+import FenceEngine
 
 /// The last committed event seq, and the tasks waiting for it to pass a given seq (long-polls,
 /// server-sent event streams, webhook deliveries).
@@ -18,10 +18,10 @@ final class EventHead: Sendable {
     var isClosed = false
   }
 
-  private let state: Mutex<State>
+  private let state: LockedValue<State>
 
   init(seq: Int64) {
-    state = Mutex(State(seq: seq))
+    state = LockedValue(State(seq: seq))
   }
 
   /// The last committed event seq.

@@ -1,7 +1,6 @@
 import FenceEngine
 import FenceFormats
 import Foundation
-import Synchronization
 
 /// A ``FenceEngine/ZoneEvaluator`` made durable: every command (fix batch, clock advance, zone
 /// change) is committed to a ``FenceStorage`` together with every event it produced, each
@@ -43,7 +42,7 @@ public final class FenceStore: Sendable {
   /// What recovery found and did when the store was opened.
   public let recovery: RecoveryReport
   let storage: any FenceStorage
-  let engine: Mutex<EngineState>
+  let engine: LockedValue<EngineState>
   let head: EventHead
   /// Runs commands for the `async` methods, so that a disk sync never blocks a cooperative
   /// thread.
@@ -82,7 +81,7 @@ public final class FenceStore: Sendable {
     let recovered = try Self.recover(storage: storage, configuration: configuration)
     recovery = recovered.report
     head = EventHead(seq: recovered.state.eventSeq)
-    engine = Mutex(recovered.state)
+    engine = LockedValue(recovered.state)
   }
 
   // MARK: - Commands

@@ -1,5 +1,5 @@
+import FenceEngine
 import Foundation
-import Synchronization
 
 /// A ``FenceStorage`` held in memory: nothing survives the process.
 ///
@@ -17,7 +17,7 @@ public final class MemoryStorage: FenceStorage {
     var isClosed = false
   }
 
-  private let contents = Mutex(Contents())
+  private let contents = LockedValue(Contents())
 
   public init() {}
 

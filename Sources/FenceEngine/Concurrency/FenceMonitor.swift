@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A thread-safe front for daemons: a ``ZoneEvaluator`` behind a lock, with its events
 /// delivered on an `AsyncStream`.
@@ -26,10 +25,10 @@ public final class FenceMonitor: Sendable {
     var isDelivering = false
   }
 
-  // `Mutex` takes the evaluator as a `sending` value and hands it out only inside `withLock`,
+  // `LockedValue` takes the evaluator as a `sending` value and hands it out only inside `withLock`,
   // so the non-Sendable evaluator (it may hold GEOS objects) is reached by one thread at a time
   // without any unchecked conformance.
-  private let state: Mutex<State>
+  private let state: LockedValue<State>
   private let continuation: AsyncStream<ZoneEvent>.Continuation
   /// False for the shards of a ``ShardedMonitor``: their stream ends with the sharded monitor.
   private let ownsStream: Bool
@@ -47,7 +46,7 @@ public final class FenceMonitor: Sendable {
     evaluator: consuming sending ZoneEvaluator,
     bufferingPolicy: AsyncStream<ZoneEvent>.Continuation.BufferingPolicy = .unbounded
   ) {
-    state = Mutex(State(evaluator: evaluator))
+    state = LockedValue(State(evaluator: evaluator))
     (events, continuation) = AsyncStream.makeStream(bufferingPolicy: bufferingPolicy)
     ownsStream = true
   }
@@ -66,7 +65,7 @@ public final class FenceMonitor: Sendable {
 
   /// A monitor that yields into another stream (the shards of a ``ShardedMonitor``).
   init(evaluator: consuming sending ZoneEvaluator, sharing stream: SharedEventStream) {
-    state = Mutex(State(evaluator: evaluator))
+    state = LockedValue(State(evaluator: evaluator))
     events = stream.events
     continuation = stream.continuation
     ownsStream = false

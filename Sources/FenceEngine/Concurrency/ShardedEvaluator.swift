@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Several ``ZoneEvaluator`` shards with the same zones, each holding the devices whose id
 /// hashes to it, processing batches of fixes in parallel (one thread per shard) and giving
@@ -30,12 +29,12 @@ public final class ShardedEvaluator: Sendable {
       var events: [ZoneEvent] = []
     }
 
-    // `Mutex` takes the evaluator as a `sending` value and hands it out only inside
+    // `LockedValue` takes the evaluator as a `sending` value and hands it out only inside
     // `withLock`: the non-Sendable evaluator is reached by one thread at a time.
-    let state: Mutex<State>
+    let state: LockedValue<State>
 
     init(_ evaluator: consuming sending ZoneEvaluator) {
-      state = Mutex(State(evaluator: evaluator))
+      state = LockedValue(State(evaluator: evaluator))
     }
   }
 
