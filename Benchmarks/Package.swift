@@ -9,6 +9,10 @@ let package = Package(
   dependencies: [
     .package(name: "FenceKit", path: ".."),
     .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+    // DaemonLoad only: the HTTP load client for the `fenced` daemon (Scripts/daemon-bench).
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
   ],
   targets: [
     // MARK: - Seeded workloads and real data, shared by the benchmark targets
@@ -80,6 +84,23 @@ let package = Package(
       ],
       path: "Benchmarks/SupportBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+
+    // MARK: - Load client for the daemon (not a package-benchmark target: it drives a real
+    // `fenced` process over loopback; see Scripts/daemon-bench and Docs/Daemon-Performance.md).
+    // Its sources sit one folder deeper than DaemonLoad/ because `swift package benchmark`
+    // runs every executable target whose folder's parent is named "Benchmarks".
+
+    .executableTarget(
+      name: "DaemonLoad",
+      dependencies: [
+        .product(name: "FenceEngine", package: "FenceKit"),
+        .product(name: "FenceFormats", package: "FenceKit"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+      ],
+      path: "DaemonLoad/Sources"
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -95,6 +95,9 @@ public struct SnapshotRecord: Sendable {
   public var zoneFingerprint: UInt64
   /// The zones as GeoJSON (``FenceFormats/ZoneSetWriter``).
   public var zoneSet: [UInt8]
+  /// ``SQLiteStorage/hash(_:)`` of ``zoneSet`` when the caller already knows it (the store
+  /// computes it once per zone change, not once per snapshot of a 57 MB zone set).
+  public var zoneSetHash: UInt64? = nil
   /// ``FenceEngine/EvaluatorSnapshot/encoded()``.
   public var evaluator: [UInt8]
   public var takenAt: Date

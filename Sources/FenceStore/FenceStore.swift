@@ -253,11 +253,15 @@ public final class FenceStore: Sendable {
     if state.zoneSetCache?.version != state.zoneVersion {
       state.zoneSetCache = (state.zoneVersion, try ZoneSetWriter.bytes(state.evaluator.zones))
     }
+    if state.zoneSetHash?.version != state.zoneVersion {
+      state.zoneSetHash = (state.zoneVersion, SQLiteStorage.hash(state.zoneSetCache!.bytes))
+    }
     let evaluatorSnapshot = state.evaluator.snapshot()
     let record = SnapshotRecord(
       commandSeq: state.commandSeq, lastEventSeq: state.eventSeq,
       zoneFingerprint: evaluatorSnapshot.zoneFingerprint, zoneSet: state.zoneSetCache!.bytes,
-      evaluator: evaluatorSnapshot.encoded(), takenAt: Date())
+      zoneSetHash: state.zoneSetHash!.hash, evaluator: evaluatorSnapshot.encoded(),
+      takenAt: Date())
     try storage.writeSnapshot(record)
     state.commandsSinceSnapshot = 0
     state.lastSnapshot = (record.commandSeq, record.takenAt)
@@ -291,6 +295,8 @@ struct EngineState {
   /// Counts zone changes, so a snapshot rewrites the zone set only after one.
   var zoneVersion = 0
   var zoneSetCache: (version: Int, bytes: [UInt8])?
+  /// The zone set's hash, for the same version.
+  var zoneSetHash: (version: Int, hash: UInt64)?
   var isClosed = false
 
   var zoneCounts: CommandAnswer.ZoneCounts {

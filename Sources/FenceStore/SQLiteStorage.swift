@@ -45,6 +45,11 @@ public final class SQLiteStorage: FenceStorage {
     }
     do {
       pool = try DatabasePool(path: path, configuration: configuration)
+      // GRDB sets `synchronous = NORMAL` on the writer when it turns WAL on, after
+      // `prepareDatabase` ran: set it again on the writer, where commits happen.
+      try pool.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+      }
       try Self.migrator.migrate(pool)
     } catch let error as DatabaseError {
       throw StoreError.damaged("\(path): \(error.message ?? error.description)")
@@ -79,9 +84,10 @@ public final class SQLiteStorage: FenceStorage {
     return migrator
   }
 
-  /// The journal and sync settings in force (for tests and `fenced`'s start-up log).
+  /// The journal and sync settings in force on the writer connection, where commits happen
+  /// (for tests and `fenced`'s start-up log).
   public func pragmas() throws -> (journalMode: String, synchronous: Int) {
-    try pool.read { db in
+    try pool.writeWithoutTransaction { db in
       (
         try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "",
         try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1
@@ -199,7 +205,7 @@ public final class SQLiteStorage: FenceStorage {
   // MARK: - Snapshots
 
   public func writeSnapshot(_ snapshot: SnapshotRecord) throws {
-    let hash = Int64(bitPattern: Self.hash(snapshot.zoneSet))
+    let hash = Int64(bitPattern: snapshot.zoneSetHash ?? Self.hash(snapshot.zoneSet))
     try pool.write { db in
       try db.execute(
         sql: "INSERT OR IGNORE INTO zone_sets(hash, body) VALUES (?, ?)",
@@ -294,7 +300,7 @@ public final class SQLiteStorage: FenceStorage {
   }
 
   /// 64-bit FNV-1a of a zone set's bytes: its key in `zone_sets`.
-  static func hash(_ bytes: [UInt8]) -> UInt64 {
+  public static func hash(_ bytes: [UInt8]) -> UInt64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in bytes {
       hash ^= UInt64(byte)
