@@ -27,8 +27,6 @@ public protocol FenceStorage: Sendable {
 
   /// Events with seq greater than `seq`, at most `limit`, in seq order.
   func events(after seq: Int64, limit: Int) throws -> [StoredEvent]
-  /// The smallest event seq still held, `nil` when none is.
-  func oldestEventSeq() throws -> Int64?
 
   /// Writes a snapshot. `zoneSet` is stored only when the same bytes are not stored yet (zone
   /// sets are large and change rarely).

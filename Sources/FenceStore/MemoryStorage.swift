@@ -86,8 +86,6 @@ public final class MemoryStorage: FenceStorage {
     }
   }
 
-  public func oldestEventSeq() throws -> Int64? { try read { $0.events.first?.seq } }
-
   public func writeSnapshot(_ snapshot: SnapshotRecord) throws {
     try write { contents in
       contents.snapshots.removeAll { $0.commandSeq == snapshot.commandSeq }

@@ -198,10 +198,6 @@ public final class SQLiteStorage: FenceStorage {
     }
   }
 
-  public func oldestEventSeq() throws -> Int64? {
-    try pool.read { db in try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM events") }
-  }
-
   // MARK: - Snapshots
 
   public func writeSnapshot(_ snapshot: SnapshotRecord) throws {

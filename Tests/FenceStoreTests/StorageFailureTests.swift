@@ -38,7 +38,6 @@ import Testing
     func events(after seq: Int64, limit: Int) throws -> [StoredEvent] {
       try base.events(after: seq, limit: limit)
     }
-    func oldestEventSeq() throws -> Int64? { try base.oldestEventSeq() }
     func writeSnapshot(_ snapshot: SnapshotRecord) throws { try base.writeSnapshot(snapshot) }
     func latestSnapshot() throws -> SnapshotRecord? { try base.latestSnapshot() }
     func cursor(_ name: String) throws -> Int64? { try base.cursor(name) }
