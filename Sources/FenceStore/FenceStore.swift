@@ -225,16 +225,12 @@ public final class FenceStore: Sendable {
   static func eventLines(_ events: [ZoneEvent], firstSeq: Int64) -> [String] {
     var lines: [String] = []
     lines.reserveCapacity(events.count)
-    var body = ""
+    var line: [UInt8] = []
+    line.reserveCapacity(512)
     for (offset, event) in events.enumerated() {
-      body.removeAll(keepingCapacity: true)
-      event.appendNDJSON(to: &body)
-      var line = "{\"seq\":\(firstSeq + Int64(offset))"
-      // The engine's line is one JSON object: splice seq in as its first member.
-      let rest = body.dropFirst()
-      if rest.first != "}" { line += "," }
-      line += rest
-      lines.append(line)
+      line.removeAll(keepingCapacity: true)
+      event.appendNDJSON(to: &line, seq: firstSeq + Int64(offset))
+      lines.append(String(decoding: line, as: UTF8.self))
     }
     return lines
   }

@@ -5,6 +5,14 @@
 public enum RFC3339 {
   /// The RFC 3339 text of an instant in UTC with a `Z`.
   public static func format(_ t: Timestamp) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(27)
+    append(t, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends the UTF-8 bytes of ``format(_:)`` (what event encoding uses, without a `String`).
+  public static func append(_ t: Timestamp, to out: inout [UInt8]) {
     let micros = t.microsecondsSinceEpoch
     var seconds = micros / 1_000_000
     var fraction = micros % 1_000_000
@@ -19,15 +27,48 @@ public enum RFC3339 {
       days -= 1
     }
     let (year, month, day) = civilDate(daysSinceEpoch: days)
-    var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
-    text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":"
-    text += pad(secondOfDay % 60, 2)
-    if fraction != 0 {
-      var digits = pad(fraction, 6)
-      while digits.hasSuffix("0") { digits.removeLast() }
-      text += "." + digits
+    if year < 0 || year > 9999 {
+      // Outside four digits: the sign and every digit, padded to four.
+      if year < 0 { out.append(UInt8(ascii: "-")) }
+      let digits = String(year.magnitude)
+      out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, 4 - digits.utf8.count)))
+      out.append(contentsOf: digits.utf8)
+    } else {
+      appendDigits(year, 4, to: &out)
     }
-    return text + "Z"
+    out.append(UInt8(ascii: "-"))
+    appendDigits(month, 2, to: &out)
+    out.append(UInt8(ascii: "-"))
+    appendDigits(day, 2, to: &out)
+    out.append(UInt8(ascii: "T"))
+    appendDigits(secondOfDay / 3600, 2, to: &out)
+    out.append(UInt8(ascii: ":"))
+    appendDigits(secondOfDay / 60 % 60, 2, to: &out)
+    out.append(UInt8(ascii: ":"))
+    appendDigits(secondOfDay % 60, 2, to: &out)
+    if fraction != 0 {
+      out.append(UInt8(ascii: "."))
+      var width = 6
+      while fraction % 10 == 0 {
+        fraction /= 10
+        width -= 1
+      }
+      appendDigits(fraction, width, to: &out)
+    }
+    out.append(UInt8(ascii: "Z"))
+  }
+
+  /// Appends exactly `width` decimal digits of a value in `0 ..< 10^width`.
+  @inline(__always)
+  private static func appendDigits(_ value: Int64, _ width: Int, to out: inout [UInt8]) {
+    var divisor: Int64 = 1
+    for _ in 1..<width { divisor *= 10 }
+    var rest = value
+    while divisor > 0 {
+      out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / divisor))
+      rest %= divisor
+      divisor /= 10
+    }
   }
 
   /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
@@ -52,10 +93,5 @@ public enum RFC3339 {
     let day = doy - (153 * mp + 2) / 5 + 1
     let month = mp < 10 ? mp + 3 : mp - 9
     return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-  }
-
-  private static func pad(_ value: Int64, _ width: Int) -> String {
-    let digits = String(value)
-    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
   }
 }

@@ -25,7 +25,7 @@ public final class EventWriter {
     case closed
   }
   private var sink: Sink
-  private var buffer: String = ""
+  private var buffer: [UInt8] = []
   private static let flushThreshold = 1 << 16
   /// Events written so far.
   public private(set) var eventCount = 0
@@ -71,9 +71,9 @@ public final class EventWriter {
   /// Appends one event as a line.
   public func write(_ event: ZoneEvent) throws {
     event.appendNDJSON(to: &buffer)
-    buffer += "\n"
+    buffer.append(0x0A)
     eventCount += 1
-    if buffer.utf8.count >= Self.flushThreshold { try flush() }
+    if buffer.count >= Self.flushThreshold { try flush() }
   }
 
   /// Appends events in order.
@@ -87,7 +87,7 @@ public final class EventWriter {
       if case .file(let handle) = sink { fflush(handle) }
       return
     }
-    let ok = buffer.withUTF8 { bytes -> Bool in
+    let ok = buffer.withUnsafeBufferPointer { bytes -> Bool in
       switch sink {
       case .file(let handle):
         return fwrite(bytes.baseAddress, 1, bytes.count, handle) == bytes.count

@@ -11,59 +11,110 @@ extension ZoneEvent {
   /// ``JSONWriter/numberText(_:)`` (`60`, `40.6442`), except `durationSeconds`, which always
   /// shows a fraction (`754.0`), as in the spec's example.
   public var ndjsonLine: String {
-    var out = ""
-    out.reserveCapacity(256)
-    appendNDJSON(to: &out)
-    return out
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(256)
+    appendNDJSON(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Appends the event's NDJSON line (see ``ndjsonLine``) without the newline.
   public func appendNDJSON(to out: inout String) {
-    out += "{\"id\":"
+    out += ndjsonLine
+  }
+
+  /// Appends the UTF-8 bytes of the event's NDJSON line (see ``ndjsonLine``) without the
+  /// newline; with `seq`, a `"seq"` member comes first (the form `fenced` serves events in).
+  public func appendNDJSON(to out: inout [UInt8], seq: Int64? = nil) {
+    func key(_ text: StaticString) { JSONWriter.appendASCII(text, to: &out) }
+    if let seq {
+      key("{\"seq\":")
+      JSONWriter.appendInteger(seq, to: &out)
+      key(",\"id\":")
+    } else {
+      key("{\"id\":")
+    }
     JSONWriter.appendString(id, to: &out)
-    out += ",\"kind\":\""
-    out += kind.rawValue
-    out += "\",\"time\":\""
-    out += RFC3339.format(time)
-    out += "\",\"device\":"
+    key(",\"kind\":\"")
+    out.append(contentsOf: kind.rawValue.utf8)
+    key("\",\"time\":\"")
+    RFC3339.append(time, to: &out)
+    key("\",\"device\":")
     JSONWriter.appendString(device, to: &out)
     if let zone {
-      out += ",\"zone\":"
+      key(",\"zone\":")
       JSONWriter.appendString(zone, to: &out)
     }
     if let fence {
-      out += ",\"fence\":"
+      key(",\"fence\":")
       JSONWriter.appendString(fence, to: &out)
     }
-    if let trigger { out += ",\"trigger\":\"" + trigger.rawValue + "\"" }
-    if let direction { out += ",\"direction\":\"" + direction.rawValue + "\"" }
-    if let latitude { out += ",\"lat\":" + JSONWriter.numberText(latitude) }
-    if let longitude { out += ",\"lon\":" + JSONWriter.numberText(longitude) }
-    if let speed { out += ",\"speed\":" + JSONWriter.numberText(speed) }
-    if let course { out += ",\"course\":" + JSONWriter.numberText(course) }
-    if let willCheckOut { out += willCheckOut ? ",\"willCheckOut\":true" : ",\"willCheckOut\":false" }
+    if let trigger {
+      key(",\"trigger\":\"")
+      out.append(contentsOf: trigger.rawValue.utf8)
+      out.append(UInt8(ascii: "\""))
+    }
+    if let direction {
+      key(",\"direction\":\"")
+      out.append(contentsOf: direction.rawValue.utf8)
+      out.append(UInt8(ascii: "\""))
+    }
+    if let latitude {
+      key(",\"lat\":")
+      JSONWriter.appendNumber(latitude, to: &out)
+    }
+    if let longitude {
+      key(",\"lon\":")
+      JSONWriter.appendNumber(longitude, to: &out)
+    }
+    if let speed {
+      key(",\"speed\":")
+      JSONWriter.appendNumber(speed, to: &out)
+    }
+    if let course {
+      key(",\"course\":")
+      JSONWriter.appendNumber(course, to: &out)
+    }
+    if let willCheckOut { key(willCheckOut ? ",\"willCheckOut\":true" : ",\"willCheckOut\":false") }
     if let customData {
-      out += ",\"customData\":"
+      key(",\"customData\":")
       JSONWriter.append(customData, to: &out)
     }
-    if let checkInTime { out += ",\"checkInTime\":\"" + RFC3339.format(checkInTime) + "\"" }
-    if let dwellSeconds { out += ",\"dwellSeconds\":" + JSONWriter.numberText(dwellSeconds) }
-    if let durationSeconds {
-      out += ",\"durationSeconds\":" + JSONWriter.decimalNumberText(durationSeconds)
+    if let checkInTime {
+      key(",\"checkInTime\":\"")
+      RFC3339.append(checkInTime, to: &out)
+      out.append(UInt8(ascii: "\""))
     }
-    if let on { appendList("on", on, to: &out) }
-    if let off { appendList("off", off, to: &out) }
-    if let reason { out += ",\"reason\":\"" + reason.rawValue + "\"" }
-    out += "}"
+    if let dwellSeconds {
+      key(",\"dwellSeconds\":")
+      JSONWriter.appendNumber(dwellSeconds, to: &out)
+    }
+    if let durationSeconds {
+      key(",\"durationSeconds\":")
+      JSONWriter.appendDecimalNumber(durationSeconds, to: &out)
+    }
+    if let on {
+      key(",\"on\":")
+      appendList(on, to: &out)
+    }
+    if let off {
+      key(",\"off\":")
+      appendList(off, to: &out)
+    }
+    if let reason {
+      key(",\"reason\":\"")
+      out.append(contentsOf: reason.rawValue.utf8)
+      out.append(UInt8(ascii: "\""))
+    }
+    out.append(UInt8(ascii: "}"))
   }
 
-  private func appendList(_ key: String, _ ids: [String], to out: inout String) {
-    out += ",\"" + key + "\":["
+  private func appendList(_ ids: [String], to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "["))
     for (index, id) in ids.enumerated() {
-      if index > 0 { out += "," }
+      if index > 0 { out.append(UInt8(ascii: ",")) }
       JSONWriter.appendString(id, to: &out)
     }
-    out += "]"
+    out.append(UInt8(ascii: "]"))
   }
 
   /// Reads an event from one NDJSON line, as ``ndjsonLine`` writes it (key order does not

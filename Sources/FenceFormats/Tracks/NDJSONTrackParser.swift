@@ -35,7 +35,18 @@ final class NDJSONTrackParser: TrackParser {
   }
 
   /// The fix of one NDJSON line, or the reason it is not one.
+  ///
+  /// Lines in the usual flat shape are read by ``SimpleFixLine`` without a tape; the others
+  /// (and every line with a problem) by the full JSON parse, which gives the same fixes.
   static func fix(fromLine line: UnsafeBufferPointer<UInt8>, tape: inout JSONTape)
+    -> Result<LocationFix, RowProblem>
+  {
+    if let fix = SimpleFixLine.fix(line) { return .success(fix) }
+    return fullyParsedFix(fromLine: line, tape: &tape)
+  }
+
+  /// The fix of one NDJSON line read through the full JSON parse, or the reason it is not one.
+  static func fullyParsedFix(fromLine line: UnsafeBufferPointer<UInt8>, tape: inout JSONTape)
     -> Result<LocationFix, RowProblem>
   {
     do {
