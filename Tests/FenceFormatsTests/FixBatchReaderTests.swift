@@ -275,4 +275,50 @@ import Testing
     #expect(problems([(1, "x")]).description == "1 bad fix: line 1: x")
     #expect(FixBatchError.Problem(line: 4, reason: "x").description == "line 4: x")
   }
+
+  // MARK: Large bodies, read in parts
+
+  /// The body read from start to end on one thread: the reference for the parallel reading.
+  func readInOnePiece(_ body: String) -> Result<[LocationFix], FixBatchError> {
+    var reading = FixBatchReading(maximumLength: FixBatchReader.defaultMaximumLineLength)
+    Array(body.utf8).withUnsafeBufferPointer { reading.readLines($0) }
+    return reading.result
+  }
+
+  @Test func aLargeBodyReadInPartsGivesWhatOnePieceGives() throws {
+    var lines: [String] = []
+    for i in 0..<4000 {
+      let crlf = i % 7 == 0 ? "\r" : ""
+      lines.append(
+        #"{"device":"v\#(i % 23)","time":"2020-12-01T00:00:\#(String(format2: i % 60))Z","lat":\#(40 + Double(i) / 10_000),"lon":-74.5}"#
+          + crlf)
+      if i % 500 == 250 { lines.append("") }
+    }
+    let body = lines.joined(separator: "\n")
+    #expect(body.utf8.count > 4 * FixBatchReader.parallelReadingThreshold)
+    let whole = try readInOnePiece(body).get()
+    #expect(whole.count == 4000)
+    #expect(try read(body) == whole)
+
+    // Problems on both sides of every cut, each at the line one reading gives.
+    var broken = lines
+    for index in stride(from: 3, to: broken.count, by: 37) { broken[index] = #"{"device":"x","#  }
+    broken[broken.count - 1] = "[]"
+    let brokenBody = broken.joined(separator: "\n")
+    guard case .failure(let expected) = readInOnePiece(brokenBody) else {
+      Issue.record("the broken body was accepted")
+      return
+    }
+    #expect(expected.problemCount == 110)
+    #expect(expected.problems.count == FixBatchReader.keptProblemLimit)
+    #expect(expected.problems[1].line == 41)
+    #expect(error(brokenBody) == expected)
+  }
+}
+
+extension String {
+  /// Two digits, zero-padded.
+  fileprivate init(format2 value: Int) {
+    self = value < 10 ? "0\(value)" : "\(value)"
+  }
 }
