@@ -59,7 +59,7 @@ let package = Package(
     .target(
       name: "FenceDaemon",
       dependencies: [
-        "FenceStore", "FenceEngine", "FenceFormats",
+        "FenceStore", "FenceEngine", "FenceFormats", "FenceGEOS",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import FenceEngine
 import FenceFormats
+import FenceGEOS
 import FenceStore
 import Foundation
 import Hummingbird
@@ -32,9 +33,27 @@ public final class FenceDaemon: Sendable {
     self.logger = logger
   }
 
-  /// Loads the zone files, opens and recovers the store, and replaces its zones by the files'
-  /// when they differ. Nothing is written when a zone file does not load.
+  /// Opens and recovers the store and makes its zone set that of the zone files: replaced by
+  /// the files' zones when they differ. Nothing is written when a zone file does not load.
+  ///
+  /// The files are not read at all when the store notes that its zones are what files with the
+  /// same digest (contents, load options, GEOS version) loaded to, and have not changed since:
+  /// with a large zone set, loading and repairing the files is most of a restart.
   public static func open(_ settings: DaemonSettings, logger: Logger) throws -> FenceDaemon {
+    let digest = zoneFilesDigest(settings)
+    var store: FenceStore?
+    if let digest, settings.storage == .sqlite,
+      FileManager.default.fileExists(atPath: SQLiteStorage.databasePath(in: settings.dataDirectory))
+    {
+      let opened = try openStore(settings, logger: logger)
+      store = opened
+      if (try? opened.holdsZoneSource(digest: digest)) == true {
+        logger.info(
+          "the store already holds the zone files' zones (files unchanged; not read)",
+          metadata: ["files": "\(settings.zoneFiles.joined(separator: ","))"])
+        return FenceDaemon(settings: settings, store: opened, logger: logger)
+      }
+    }
     var fileZones: [Zone]?
     if !settings.zoneFiles.isEmpty {
       var zones: [Zone] = []
@@ -42,11 +61,47 @@ public final class FenceDaemon: Sendable {
         do {
           zones += try ZoneLoader.loadZones(contentsOf: file, options: settings.zoneLoadOptions)
         } catch {
+          try? store?.close()
           throw StartError(description: "\(error)", exitCode: 1)
         }
       }
       fileZones = zones
     }
+    let opened = try store ?? openStore(settings, logger: logger)
+    if let fileZones {
+      let sorted = fileZones.sorted { $0.id < $1.id }
+      if sorted != opened.zones {
+        do {
+          let answer = try opened.execute(.replaceAllZones(fileZones))
+          logger.notice(
+            "zones replaced by the zone files",
+            metadata: [
+              "files": "\(settings.zoneFiles.joined(separator: ","))",
+              "zones": "\(answer?.zoneCounts?.zones ?? 0)",
+              "fences": "\(answer?.zoneCounts?.fences ?? 0)",
+              "geolines": "\(answer?.zoneCounts?.geolines ?? 0)",
+            ])
+        } catch {
+          try? opened.close()
+          throw StartError(description: "the zone files do not load into the engine: \(error)", exitCode: 1)
+        }
+      } else {
+        logger.info("the store already holds the zone files' zones")
+      }
+      if let digest {
+        do {
+          try opened.noteZoneSource(digest: digest)
+        } catch {
+          // Only the next start's shortcut is lost: it reads the files again.
+          logger.warning("could not note the zone files' digest: \(error)")
+        }
+      }
+    }
+    return FenceDaemon(settings: settings, store: opened, logger: logger)
+  }
+
+  /// Opens and recovers the store, and logs what recovery did.
+  private static func openStore(_ settings: DaemonSettings, logger: Logger) throws -> FenceStore {
     let store: FenceStore
     do {
       switch settings.storage {
@@ -71,28 +126,24 @@ public final class FenceDaemon: Sendable {
         "eventsVerified": "\(report.eventsVerified)", "commandSeq": "\(report.commandSeq)",
         "eventSeq": "\(report.eventSeq)", "seconds": "\(String(format: "%.3f", report.seconds))",
       ])
-    if let fileZones {
-      let sorted = fileZones.sorted { $0.id < $1.id }
-      if sorted != store.zones {
-        do {
-          let answer = try store.execute(.replaceAllZones(fileZones))
-          logger.notice(
-            "zones replaced by the zone files",
-            metadata: [
-              "files": "\(settings.zoneFiles.joined(separator: ","))",
-              "zones": "\(answer?.zoneCounts?.zones ?? 0)",
-              "fences": "\(answer?.zoneCounts?.fences ?? 0)",
-              "geolines": "\(answer?.zoneCounts?.geolines ?? 0)",
-            ])
-        } catch {
-          try? store.close()
-          throw StartError(description: "the zone files do not load into the engine: \(error)", exitCode: 1)
-        }
-      } else {
-        logger.info("the store already holds the zone files' zones")
-      }
+    return store
+  }
+
+  /// The digest of the zone files as given: their bytes in order, the load options and the
+  /// GEOS version (repair depends on it); `nil` without zone files or when one cannot be read
+  /// (loading it then reports why).
+  static func zoneFilesDigest(_ settings: DaemonSettings) -> UInt64? {
+    guard !settings.zoneFiles.isEmpty else { return nil }
+    var hash = ContentHash()
+    hash.combine(line: "fenced zone files 1")
+    hash.combine(line: (try? GEOSContext())?.version ?? "unknown")
+    hash.combine(line: String(describing: settings.zoneLoadOptions))
+    for file in settings.zoneFiles {
+      guard let data = FileManager.default.contents(atPath: file) else { return nil }
+      hash.combine(line: "\(data.count)")
+      data.withUnsafeBytes { hash.combine($0) }
     }
-    return FenceDaemon(settings: settings, store: store, logger: logger)
+    return hash.value
   }
 
   /// The HTTP router with every route and middleware.

@@ -40,14 +40,14 @@ extension FenceStore {
   /// The loaded zones, sorted by id.
   public var zones: [Zone] { engine.withLock { $0.evaluator.zones } }
 
-  /// Every loaded zone as GeoJSON (``FenceFormats/ZoneSetWriter``), written once per zone change
-  /// and shared with snapshots: a large zone set is not written (and validated) again per read.
+  /// Every loaded zone as GeoJSON (``FenceFormats/ZoneSetWriter``), written on the first read
+  /// after a zone change: a large zone set is not written (and validated) again per read.
   public func zoneSetGeoJSON() throws -> [UInt8] {
     try engine.withLock { state in
-      if state.zoneSetCache?.version != state.zoneVersion {
-        state.zoneSetCache = (state.zoneVersion, try ZoneSetWriter.bytes(state.evaluator.zones))
+      if state.geoJSONZoneSet?.version != state.zoneVersion {
+        state.geoJSONZoneSet = (state.zoneVersion, try ZoneSetWriter.bytes(state.evaluator.zones))
       }
-      return state.zoneSetCache!.bytes
+      return state.geoJSONZoneSet!.bytes
     }
   }
 

@@ -51,12 +51,18 @@ extension FenceStore {
     var state: EngineState
     if let snapshot = try storage.latestSnapshot() {
       let zones: [Zone]
+      let isBinary = ZoneSetCoding.isBinary(snapshot.zoneSet)
       do {
-        // Written by ZoneSetWriter from zones GEOS validated when they entered: not again.
-        var options = ZoneLoadOptions()
-        options.trustsTopology = true
-        zones = try ZoneLoader.loadZones(
-          from: snapshot.zoneSet, file: "snapshot \(snapshot.commandSeq) zone set", options: options)
+        if isBinary {
+          zones = try ZoneSetCoding.decode(snapshot.zoneSet)
+        } else {
+          // A snapshot written before the binary form: GeoJSON by ZoneSetWriter, from zones
+          // GEOS validated when they entered, so not validated again.
+          var options = ZoneLoadOptions()
+          options.trustsTopology = true
+          zones = try ZoneLoader.loadZones(
+            from: snapshot.zoneSet, file: "snapshot \(snapshot.commandSeq) zone set", options: options)
+        }
       } catch {
         throw StoreError.damaged("the zone set of snapshot \(snapshot.commandSeq) does not load: \(error)")
       }
@@ -69,7 +75,11 @@ extension FenceStore {
       }
       state = EngineState(
         evaluator: evaluator, commandSeq: snapshot.commandSeq, eventSeq: snapshot.lastEventSeq)
-      state.zoneSetCache = (0, snapshot.zoneSet)
+      if isBinary {
+        state.snapshotZoneSet = (
+          0, snapshot.zoneSet, snapshot.zoneSetHash ?? SQLiteStorage.hash(snapshot.zoneSet)
+        )
+      }
       state.lastSnapshot = (snapshot.commandSeq, snapshot.takenAt)
       report.snapshotCommandSeq = snapshot.commandSeq
     } else {

@@ -66,7 +66,7 @@ public final class FenceStore: Sendable {
       throw StoreError.damaged("cannot create the directory \(directory): \(error.localizedDescription)")
     }
     let storage = try SQLiteStorage(
-      path: (directory as NSString).appendingPathComponent("fence.sqlite"), durability: durability)
+      path: SQLiteStorage.databasePath(in: directory), durability: durability)
     try self.init(storage: storage, configuration: configuration, options: options)
   }
 
@@ -246,17 +246,12 @@ public final class FenceStore: Sendable {
   }
 
   func writeSnapshot(state: inout EngineState) throws {
-    if state.zoneSetCache?.version != state.zoneVersion {
-      state.zoneSetCache = (state.zoneVersion, try ZoneSetWriter.bytes(state.evaluator.zones))
-    }
-    if state.zoneSetHash?.version != state.zoneVersion {
-      state.zoneSetHash = (state.zoneVersion, SQLiteStorage.hash(state.zoneSetCache!.bytes))
-    }
+    let zoneSet = state.encodedZoneSet()
     let evaluatorSnapshot = state.evaluator.snapshot()
     let record = SnapshotRecord(
       commandSeq: state.commandSeq, lastEventSeq: state.eventSeq,
-      zoneFingerprint: evaluatorSnapshot.zoneFingerprint, zoneSet: state.zoneSetCache!.bytes,
-      zoneSetHash: state.zoneSetHash!.hash, evaluator: evaluatorSnapshot.encoded(),
+      zoneFingerprint: evaluatorSnapshot.zoneFingerprint, zoneSet: zoneSet.bytes,
+      zoneSetHash: zoneSet.hash, evaluator: evaluatorSnapshot.encoded(),
       takenAt: Date())
     try storage.writeSnapshot(record)
     state.commandsSinceSnapshot = 0
@@ -290,10 +285,23 @@ struct EngineState {
   var lastSnapshot: (commandSeq: Int64, takenAt: Date)?
   /// Counts zone changes, so a snapshot rewrites the zone set only after one.
   var zoneVersion = 0
-  var zoneSetCache: (version: Int, bytes: [UInt8])?
-  /// The zone set's hash, for the same version.
-  var zoneSetHash: (version: Int, hash: UInt64)?
+  /// The zone set in the snapshots' binary form (``ZoneSetCoding``) with its hash, for
+  /// `version`: encoded and hashed once per zone change, not once per snapshot.
+  var snapshotZoneSet: (version: Int, bytes: [UInt8], hash: UInt64)?
+  /// The zone set as GeoJSON for `version`, written on the first read after a zone change.
+  var geoJSONZoneSet: (version: Int, bytes: [UInt8])?
   var isClosed = false
+
+  /// The zone set in the snapshots' binary form and its hash, encoded once per zone change.
+  mutating func encodedZoneSet() -> (bytes: [UInt8], hash: UInt64) {
+    if let cached = snapshotZoneSet, cached.version == zoneVersion {
+      return (cached.bytes, cached.hash)
+    }
+    let bytes = ZoneSetCoding.encode(evaluator.zones)
+    let hash = SQLiteStorage.hash(bytes)
+    snapshotZoneSet = (zoneVersion, bytes, hash)
+    return (bytes, hash)
+  }
 
   var zoneCounts: CommandAnswer.ZoneCounts {
     var fences = 0

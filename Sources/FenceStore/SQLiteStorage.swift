@@ -224,7 +224,8 @@ public final class SQLiteStorage: FenceStorage {
         let row = try Row.fetchOne(
           db,
           sql: """
-            SELECT s.command_seq, s.last_event_seq, s.zone_fingerprint, z.body, s.evaluator, s.taken_at
+            SELECT s.command_seq, s.last_event_seq, s.zone_fingerprint, z.body, s.evaluator, s.taken_at,
+              s.zone_set
             FROM snapshots s JOIN zone_sets z ON z.hash = s.zone_set
             ORDER BY s.command_seq DESC LIMIT 1
             """)
@@ -233,10 +234,11 @@ public final class SQLiteStorage: FenceStorage {
       let zoneSet: Data = row[3]
       let evaluator: Data = row[4]
       let takenAt: Double = row[5]
+      let zoneSetHash: Int64 = row[6]
       return SnapshotRecord(
         commandSeq: row[0], lastEventSeq: row[1], zoneFingerprint: UInt64(bitPattern: fingerprint),
-        zoneSet: [UInt8](zoneSet), evaluator: [UInt8](evaluator),
-        takenAt: Date(timeIntervalSince1970: takenAt))
+        zoneSet: [UInt8](zoneSet), zoneSetHash: UInt64(bitPattern: zoneSetHash),
+        evaluator: [UInt8](evaluator), takenAt: Date(timeIntervalSince1970: takenAt))
     }
   }
 
@@ -295,13 +297,11 @@ public final class SQLiteStorage: FenceStorage {
     try pool.close()
   }
 
-  /// 64-bit FNV-1a of a zone set's bytes: its key in `zone_sets`.
-  public static func hash(_ bytes: [UInt8]) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x0000_0100_0000_01b3
-    }
-    return hash
+  /// The database file of a store directory: `DIR/fence.sqlite`.
+  public static func databasePath(in directory: String) -> String {
+    (directory as NSString).appendingPathComponent("fence.sqlite")
   }
+
+  /// 64-bit FNV-1a (``ContentHash``) of a zone set's bytes: its key in `zone_sets`.
+  public static func hash(_ bytes: [UInt8]) -> UInt64 { ContentHash.of(bytes) }
 }
