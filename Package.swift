@@ -48,10 +48,16 @@ let package = Package(
 
     // MARK: - Command-line tool
 
+    /// The options `fencebench` and `fenced` share (zone files, engine settings), checked once.
+    .target(
+      name: "FenceCommandLine",
+      dependencies: [
+        "FenceEngine", "FenceFormats", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
     .executableTarget(
       name: "fencebench",
       dependencies: [
-        "FenceFormats", "FenceEngine", "FenceGEOS", "FenceIndex", "FenceGeometry",
+        "FenceFormats", "FenceEngine", "FenceGEOS", "FenceIndex", "FenceGeometry", "FenceCommandLine",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
@@ -70,7 +76,7 @@ let package = Package(
     .executableTarget(
       name: "fenced",
       dependencies: [
-        "FenceDaemon", "FenceStore", "FenceEngine", "FenceFormats",
+        "FenceDaemon", "FenceStore", "FenceEngine", "FenceFormats", "FenceCommandLine",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]),

@@ -56,16 +56,12 @@ public final class FenceDaemon: Sendable {
     }
     var fileZones: [Zone]?
     if !settings.zoneFiles.isEmpty {
-      var zones: [Zone] = []
-      for file in settings.zoneFiles {
-        do {
-          zones += try ZoneLoader.loadZones(contentsOf: file, options: settings.zoneLoadOptions)
-        } catch {
-          try? store?.close()
-          throw StartError(description: "\(error)", exitCode: 1)
-        }
+      do {
+        fileZones = try ZoneLoader.loadZones(contentsOf: settings.zoneFiles, options: settings.zoneLoadOptions)
+      } catch {
+        try? store?.close()
+        throw StartError(description: "\(error)", exitCode: 1)
       }
-      fileZones = zones
     }
     let opened = try store ?? openStore(settings, logger: logger)
     if let fileZones {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FenceCommandLine
 import FenceDaemon
 import FenceEngine
 import FenceFormats
@@ -24,50 +25,14 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(name: .customLong("zones"), help: ArgumentHelp("Make the zone set exactly these GeoJSON files (repeat for more).", valueName: "file"))
   var zoneFiles: [String] = []
 
-  @Flag(help: "Repair invalid polygons with GEOS MakeValid instead of rejecting them.")
-  var repair = false
+  @OptionGroup(title: "Zone files")
+  var zoneOptions: ZoneFileOptions
 
   @Option(help: ArgumentHelp("Where to listen.", valueName: "host:port"))
   var listen = "127.0.0.1:7070"
 
-  @Option(help: ArgumentHelp("Radius of point fences (GeoJSON Points without a radius).", valueName: "metres"))
-  var pointRadius: Double = 100
-
-  @Option(help: ArgumentHelp("Reject fixes whose accuracy is larger than this.", valueName: "metres"))
-  var maxAccuracy: Double = 100
-
-  @Option(help: ArgumentHelp("Reject fixes implying a speed above this from the device's last accepted fix.", valueName: "m/s"))
-  var maxSpeed: Double?
-
-  @Option(help: ArgumentHelp("Turn on proximity monitoring of the nearest N fences and GEOLINEs.", valueName: "N"))
-  var monitor: Int?
-
-  @Option(help: ArgumentHelp("Proximity monitoring radius (with --monitor).", valueName: "metres"))
-  var radius: Double?
-
-  @Flag(help: "With --monitor, trigger only fences and GEOLINEs in the device's monitored set.")
-  var onlyMonitored = false
-
-  @Flag(help: "Also store a `rejected` event for every rejected fix.")
-  var diagnostics = false
-
-  @Option(help: ArgumentHelp("Default minimum retrigger time.", valueName: "seconds"))
-  var mrt: Double?
-
-  @Option(help: ArgumentHelp("Default dwell time.", valueName: "seconds"))
-  var dwell: Double?
-
-  @Option(help: ArgumentHelp("Default exit hysteresis.", valueName: "metres"))
-  var exitHysteresis: Double?
-
-  @Option(help: ArgumentHelp("Default number of consecutive fixes outside needed to check out.", valueName: "count"))
-  var exitConfirmations: Int?
-
-  @Flag(inversion: .prefixedNo, help: "Default for whether zones report check-outs (default: on).")
-  var checkOut: Bool?
-
-  @Flag(inversion: .prefixedNo, help: "Default for whether a device first seen inside checks in (default: on).")
-  var initialTrigger: Bool?
+  @OptionGroup(title: "Engine")
+  var engine: EngineOptions
 
   @Option(help: "Where the engine's time comes from: fixes (and POST /v1/advance), or also the wall clock.")
   var clock: DaemonSettings.Clock = .fixes
@@ -78,13 +43,13 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(help: ArgumentHelp("A file holding the bearer token every /v1 request must carry.", valueName: "file"))
   var tokenFile: String?
 
-  @Option(help: ArgumentHelp("The largest request body, after decompression.", valueName: "bytes"))
+  @Option(parsing: .unconditional, help: ArgumentHelp("The largest request body, after decompression.", valueName: "bytes"))
   var maxBody: Int = 64 << 20
 
-  @Option(help: ArgumentHelp("A request body must arrive within this time (slower clients get 408).", valueName: "seconds"))
+  @Option(parsing: .unconditional, help: ArgumentHelp("A request body must arrive within this time (slower clients get 408).", valueName: "seconds"))
   var bodyTimeout: Double = 60
 
-  @Option(help: ArgumentHelp("Write a snapshot after this many commands.", valueName: "N"))
+  @Option(parsing: .unconditional, help: ArgumentHelp("Write a snapshot after this many commands.", valueName: "N"))
   var snapshotEvery: Int = 500
 
   @Option(help: "full: sync every commit to disk (survives power loss); normal: survives a killed process only.")
@@ -93,7 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(help: "sqlite: the durable store in --data; memory: nothing is kept (for measuring what durability costs).")
   var storage: DaemonSettings.Storage = .sqlite
 
-  @Option(help: ArgumentHelp("Keep delivered events at least this long before compaction drops them.", valueName: "seconds"))
+  @Option(parsing: .unconditional, help: ArgumentHelp("Keep delivered events at least this long before compaction drops them.", valueName: "seconds"))
   var eventRetention: Double = 7 * 24 * 3600
 
   @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
@@ -102,33 +67,6 @@ struct ServeCommand: AsyncParsableCommand {
   func validate() throws {
     guard hostAndPort != nil else {
       throw ValidationError("--listen must be host:port with a port from 0 to 65535, for example 127.0.0.1:7070.")
-    }
-    guard pointRadius > 0, pointRadius.isFinite, pointRadius <= 1e7 else {
-      throw ValidationError("--point-radius must be a number of metres from above 0 to 10,000,000.")
-    }
-    guard maxAccuracy > 0, !maxAccuracy.isNaN else {
-      throw ValidationError("--max-accuracy must be a number of metres greater than 0.")
-    }
-    if let maxSpeed, !(maxSpeed > 0) {
-      throw ValidationError("--max-speed must be a number of metres per second greater than 0.")
-    }
-    if let monitor, !(1...10_000).contains(monitor) {
-      throw ValidationError("--monitor must be from 1 to 10,000 (the number of regions to monitor).")
-    }
-    if let radius {
-      guard monitor != nil else { throw ValidationError("--radius needs --monitor N.") }
-      guard radius > 0, radius.isFinite, radius <= 2e7 else {
-        throw ValidationError("--radius must be a number of metres from above 0 to 20,000,000.")
-      }
-    }
-    if onlyMonitored, monitor == nil { throw ValidationError("--only-monitored needs --monitor N.") }
-    if let mrt, !(mrt >= 0 && mrt <= 1e9) { throw ValidationError("--mrt must be from 0 to 1e9 seconds.") }
-    if let dwell, !(dwell > 0 && dwell <= 1e9) { throw ValidationError("--dwell must be from above 0 to 1e9 seconds.") }
-    if let exitHysteresis, !(exitHysteresis >= 0 && exitHysteresis <= 1e7) {
-      throw ValidationError("--exit-hysteresis must be from 0 to 10,000,000 metres.")
-    }
-    if let exitConfirmations, !(1...1_000_000).contains(exitConfirmations) {
-      throw ValidationError("--exit-confirmations must be from 1 to 1,000,000.")
     }
     guard bodyTimeout > 0, bodyTimeout <= 3600 else {
       throw ValidationError("--body-timeout must be from above 0 to 3600 seconds.")
@@ -161,22 +99,10 @@ struct ServeCommand: AsyncParsableCommand {
   func settings(token: String?) -> DaemonSettings {
     var settings = DaemonSettings(dataDirectory: data)
     settings.zoneFiles = zoneFiles
-    var defaults = ZoneRules.default
-    if let mrt { defaults.minimumRetriggerTime = mrt }
-    if let dwell { defaults.dwell = dwell }
-    if let exitHysteresis { defaults.exitHysteresis = exitHysteresis }
-    if let exitConfirmations { defaults.exitConfirmations = exitConfirmations }
-    if let checkOut { defaults.checkOut = checkOut }
-    if let initialTrigger { defaults.initialTrigger = initialTrigger }
-    settings.zoneLoadOptions = ZoneLoadOptions(pointRadius: pointRadius, defaults: defaults, repair: repair)
+    settings.zoneLoadOptions = zoneOptions.loadOptions
     settings.host = hostAndPort!.host
     settings.port = hostAndPort!.port
-    settings.engine = ZoneEvaluator.Configuration(
-      maximumAccuracy: maxAccuracy, maximumSpeed: maxSpeed,
-      proximity: monitor.map {
-        ZoneEvaluator.ProximityMonitoring(count: $0, radius: radius ?? 1000, triggersOnlyMonitored: onlyMonitored)
-      },
-      reportsRejections: diagnostics)
+    settings.engine = engine.configuration()
     settings.clock = clock
     settings.webhooks = webhook
     settings.token = token

@@ -37,7 +37,7 @@ import Testing
     ErrorCase(
       name: "a bad GeoJSON feature", arguments: ["run", "--zones", badZones, firstHour], status: 1,
       message:
-        "fencebench: \(badZones): feature 0 (id \"a\"): property \"radius\": expected a number of metres > 0, got -5"),
+        "fencebench: \(badZones): feature 0 (id \"a\"): property \"radius\": expected a number of metres above 0 and at most 10000000, got -5"),
     ErrorCase(
       name: "a bad track row in strict mode", arguments: ["run", "--zones", zones, badTrack, "--strict"],
       status: 1,
@@ -59,7 +59,7 @@ import Testing
       message: "Error: Give at least one track file (.csv, .gpx or .ndjson) after the options."),
     ErrorCase(
       name: "monitoring no region", arguments: ["run", "--zones", zones, firstHour, "--monitor", "0"],
-      status: 2, message: "Error: --monitor must be at least 1 (the number of regions to monitor)."),
+      status: 2, message: "Error: --monitor must be a whole number from 1 to 1000000, got 0."),
     ErrorCase(
       name: "a map that is neither HTML nor SVG",
       arguments: ["run", "--zones", zones, firstHour, "--map", "out.png"], status: 2,

@@ -17,13 +17,13 @@ public struct ZoneError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The fence or GEOLINE id is already used by a fence or GEOLINE of `otherZone` (fence and
     /// GEOLINE ids share one namespace across the evaluator).
     case duplicateFenceID(otherZone: String)
-    /// `minimumRetriggerTime` is negative or not finite.
+    /// `minimumRetriggerTime` is outside ``ValidRange/duration`` (or NaN).
     case invalidMinimumRetriggerTime(Double)
-    /// `dwell` is negative or not finite.
+    /// `dwell` is outside ``ValidRange/duration`` (or NaN).
     case invalidDwell(Double)
-    /// `exitHysteresis` is negative or not finite.
+    /// `exitHysteresis` is outside ``ValidRange/distance`` (or NaN).
     case invalidExitHysteresis(Double)
-    /// `exitConfirmations` is below 1.
+    /// `exitConfirmations` is outside ``ValidRange/exitConfirmations``.
     case invalidExitConfirmations(Int)
     /// The predicate backend could not prepare the fence's shape (GEOS's message).
     case unpreparableShape(String)
@@ -62,13 +62,13 @@ public struct ZoneError: Error, Hashable, Sendable, CustomStringConvertible {
     case .duplicateFenceID(let other):
       return "the id is already used by a fence or GEOLINE of zone \"\(other)\"; fence and GEOLINE ids must be unique across the engine"
     case .invalidMinimumRetriggerTime(let value):
-      return "minimumRetriggerTime must be a finite number of seconds >= 0, got \(value)"
+      return "minimumRetriggerTime must be a number of seconds \(ValidRange.describe(ValidRange.duration)), got \(value)"
     case .invalidDwell(let value):
-      return "dwell must be a finite number of seconds >= 0, got \(value)"
+      return "dwell must be a number of seconds \(ValidRange.describe(ValidRange.duration)), got \(value)"
     case .invalidExitHysteresis(let value):
-      return "exitHysteresis must be a finite number of metres >= 0, got \(value)"
+      return "exitHysteresis must be a number of metres \(ValidRange.describe(ValidRange.distance)), got \(value)"
     case .invalidExitConfirmations(let value):
-      return "exitConfirmations must be at least 1, got \(value)"
+      return "exitConfirmations must be a whole number \(ValidRange.describe(ValidRange.exitConfirmations)), got \(value)"
     case .unpreparableShape(let message):
       return "the shape could not be prepared: \(message)"
     }

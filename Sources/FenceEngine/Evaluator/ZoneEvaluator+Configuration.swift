@@ -58,6 +58,51 @@ extension ZoneEvaluator {
     /// The spec's defaults: 100 m maximum accuracy, no speed check, no proximity monitoring,
     /// native predicates, no diagnostics; no skipping, the default cell cache.
     public static let `default` = Configuration()
+
+    /// The largest ``cellCacheCapacity`` used (16,777,216 cells); a larger one is refused by
+    /// ``validate()`` and used as this by an evaluator.
+    public static let maximumCellCacheCapacity = 1 << 24
+
+    /// Checks every setting against ``ValidRange``: what a caller that takes settings from
+    /// outside (a command line, a config file) calls before making an evaluator.
+    ///
+    /// An evaluator never traps on settings outside the ranges (it clamps counts and sizes it
+    /// allocates by), but its answers for them are not meaningful.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the first setting out of range.
+    public func validate() throws(ConfigurationError) {
+      let distance = ValidRange.describe(ValidRange.distance)
+      guard maximumAccuracy > 0, ValidRange.distance.contains(maximumAccuracy) else {
+        throw ConfigurationError(
+          setting: "maximumAccuracy", reason: "must be a number of metres above 0 and \(distance)",
+          value: "\(maximumAccuracy)")
+      }
+      if let maximumSpeed, !(maximumSpeed > 0 && ValidRange.speed.contains(maximumSpeed)) {
+        throw ConfigurationError(
+          setting: "maximumSpeed",
+          reason: "must be a number of metres per second above 0 and \(ValidRange.describe(ValidRange.speed))",
+          value: "\(maximumSpeed)")
+      }
+      if let proximity {
+        guard ValidRange.monitoredCount.contains(proximity.count) else {
+          throw ConfigurationError(
+            setting: "proximity.count",
+            reason: "must be a whole number \(ValidRange.describe(ValidRange.monitoredCount))",
+            value: "\(proximity.count)")
+        }
+        guard proximity.radius > 0, ValidRange.distance.contains(proximity.radius) else {
+          throw ConfigurationError(
+            setting: "proximity.radius", reason: "must be a number of metres above 0 and \(distance)",
+            value: "\(proximity.radius)")
+        }
+      }
+      guard (0...Self.maximumCellCacheCapacity).contains(cellCacheCapacity) else {
+        throw ConfigurationError(
+          setting: "cellCacheCapacity",
+          reason: "must be a number of cells from 0 to \(Self.maximumCellCacheCapacity)",
+          value: "\(cellCacheCapacity)")
+      }
+    }
   }
 
   /// Proximity monitoring: after each accepted fix, a device's monitored set is the up to

@@ -248,10 +248,7 @@ extension ZoneEvaluator {
       // Judged by the presence at the crossing's time: checked in through a fence until a
       // check-out of this fix, whose stamp may lie after the crossing.
       guard records[r].presence != .checkedIn else { continue }
-      let span = Double(t.microsecondsSinceEpoch - lastTime.microsecondsSinceEpoch)
-      let crossingTime = Timestamp(
-        microsecondsSinceEpoch: lastTime.microsecondsSinceEpoch
-          + Int64((span * crossing.fraction).rounded()))
+      let crossingTime = Self.interpolate(from: lastTime, to: t, fraction: crossing.fraction)
       if let until = records[r].checkedInUntil, crossingTime < until { continue }
       let window = zoneCores[Int(crossing.zone)].minimumRetriggerTime
       if records[r].isSuppressed(at: crossingTime, minimumRetriggerTime: window) { continue }
@@ -809,5 +806,24 @@ extension ZoneRecord {
     presence = .outside
     dwell = .none
     exitCount = 0
+  }
+}
+
+extension ZoneEvaluator {
+  /// The instant `fraction` (0...1) of the way from `start` to a later `end`, rounded to the
+  /// nearest microsecond: a GEOLINE crossing's time. Cannot overflow, even for instants at the
+  /// ends of the microseconds' range.
+  static func interpolate(from start: Timestamp, to end: Timestamp, fraction: Double) -> Timestamp {
+    let (difference, overflow) = end.microsecondsSinceEpoch.subtractingReportingOverflow(
+      start.microsecondsSinceEpoch)
+    guard !overflow else {
+      let span = Double(end.microsecondsSinceEpoch) - Double(start.microsecondsSinceEpoch)
+      return start.adding(seconds: span * fraction / 1_000_000)
+    }
+    // The offset is kept within [0, difference], so the sum stays between the two instants
+    // (for the differences of real tracks, below 2^53 µs, this is exactly the rounded product).
+    let raw = (Double(difference) * fraction).rounded()
+    let offset: Int64 = raw <= 0 ? 0 : raw >= Double(difference) ? difference : min(Int64(raw), difference)
+    return Timestamp(microsecondsSinceEpoch: start.microsecondsSinceEpoch + offset)
   }
 }

@@ -14,7 +14,9 @@ extension ZoneEvaluator {
   mutating func computeMonitoredSet(
     around position: Position, _ proximity: ProximityMonitoring, into result: inout [Int32]
   ) {
-    let limit = max(proximity.count, 0)
+    // Clamped so that the counts below cannot overflow whatever the configuration says
+    // (``Configuration/validate()`` refuses counts above ``ValidRange/monitoredCount``).
+    let limit = min(max(proximity.count, 0), ValidRange.monitoredCount.upperBound)
     guard limit > 0 else { return }
     var fences: [RTree.Neighbor] = []
     swap(&fences, &scratchNeighbors)

@@ -159,16 +159,17 @@ extension ZoneEvaluator {
 
   static func validateRules(of zone: Zone) throws {
     let rules = zone.rules
-    guard rules.minimumRetriggerTime.isFinite, rules.minimumRetriggerTime >= 0 else {
+    // `contains` is false for NaN, and the ranges are finite.
+    guard ValidRange.duration.contains(rules.minimumRetriggerTime) else {
       throw ZoneError(zone: zone.id, fault: .invalidMinimumRetriggerTime(rules.minimumRetriggerTime))
     }
-    if let dwell = rules.dwell, !(dwell.isFinite && dwell >= 0) {
+    if let dwell = rules.dwell, !ValidRange.duration.contains(dwell) {
       throw ZoneError(zone: zone.id, fault: .invalidDwell(dwell))
     }
-    guard rules.exitHysteresis.isFinite, rules.exitHysteresis >= 0 else {
+    guard ValidRange.distance.contains(rules.exitHysteresis) else {
       throw ZoneError(zone: zone.id, fault: .invalidExitHysteresis(rules.exitHysteresis))
     }
-    guard rules.exitConfirmations >= 1 else {
+    guard ValidRange.exitConfirmations.contains(rules.exitConfirmations) else {
       throw ZoneError(zone: zone.id, fault: .invalidExitConfirmations(rules.exitConfirmations))
     }
   }

@@ -115,7 +115,7 @@ public struct ZoneEvaluator {
     self.configuration = configuration
     cellCache = ContainmentCellCache(
       capacity: configuration.predicateBackend == .native
-        ? max(0, configuration.cellCacheCapacity) : 0)
+        ? min(max(0, configuration.cellCacheCapacity), Configuration.maximumCellCacheCapacity) : 0)
   }
 
   /// An evaluator loaded with `zones` (all or nothing).

@@ -118,7 +118,23 @@ final class ByteInput {
       let message = gzerror(file, &code).map { String(cString: $0) } ?? "read error"
       throw InputError(path: path, line: lineNumber, reason: message)
     }
-    if count == 0 { isAtEOF = true }
+    if count == 0 {
+      // zlib hands out what it could inflate of a truncated .gz file and only then reports
+      // the missing end (Z_BUF_ERROR); without this check the file would read as a shorter one.
+      var code: Int32 = 0
+      let message = gzerror(file, &code).map { String(cString: $0) } ?? "read error"
+      if code == Z_BUF_ERROR {
+        throw InputError(
+          path: path, line: lineNumber,
+          reason: "the gzip data is truncated (unexpected end of file after \(gzoffset(file)) compressed bytes)")
+      }
+      if code != Z_OK {
+        // zlib's message starts with the path, which the error names already.
+        let reason = message.hasPrefix(path + ": ") ? String(message.dropFirst(path.count + 2)) : message
+        throw InputError(path: path, line: lineNumber, reason: "gzip: \(reason)")
+      }
+      isAtEOF = true
+    }
     end += Int(count)
   }
 

@@ -101,6 +101,48 @@ struct JSONTape: Sendable {
     return found
   }
 
+  /// The first key that an object at or under `index` holds twice, with the path to that
+  /// object (member names and `[i]` indexes from `index`, empty for `index` itself), or `nil`.
+  ///
+  /// - Parameter skipping: member names whose values are not searched (GeoJSON `coordinates`,
+  ///   millions of numbers and no objects).
+  func firstDuplicateKey(under index: Int, skipping: Set<String> = []) -> (path: [String], key: String)? {
+    switch kinds[index] {
+    case .object:
+      var seen = Set<String>()
+      var child = index + 1
+      let stop = end(index)
+      while child < stop {
+        let key = strings[Int(payloads[child])]
+        if !seen.insert(key).inserted { return ([], key) }
+        child = end(child + 1)
+      }
+      child = index + 1
+      while child < stop {
+        let key = strings[Int(payloads[child])]
+        if !skipping.contains(key), let found = firstDuplicateKey(under: child + 1, skipping: skipping) {
+          return ([key] + found.path, found.key)
+        }
+        child = end(child + 1)
+      }
+      return nil
+    case .array:
+      var child = index + 1
+      var position = 0
+      let stop = end(index)
+      while child < stop {
+        if let found = firstDuplicateKey(under: child, skipping: skipping) {
+          return (["[\(position)]"] + found.path, found.key)
+        }
+        child = end(child)
+        position += 1
+      }
+      return nil
+    default:
+      return nil
+    }
+  }
+
   /// The node at `index` and its descendants as a `JSONValue`.
   func value(_ index: Int) -> JSONValue {
     switch kinds[index] {

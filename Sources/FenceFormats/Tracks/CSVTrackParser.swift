@@ -66,7 +66,8 @@ final class CSVTrackParser: TrackParser {
     }
     guard !header.isEmpty else { throw TrackReadError(file: path, reason: "the file is empty: expected a header row") }
     names = header
-    let headerText = header.joined(separator: String(UnicodeScalar(options.delimiter)))
+    // Echoed in errors, so shortened: a "header" can be a whole file without line ends.
+    let headerText = shortenedForMessage(header.joined(separator: String(UnicodeScalar(options.delimiter))))
     let lowered = header.map { $0.lowercased() }
 
     func column(_ field: String, _ override: String?, _ candidates: [String], required: Bool)
@@ -268,7 +269,12 @@ final class CSVTrackParser: TrackParser {
           try log.skip(line: line, "column \"\(names[column])\": the device is empty")
           continue
         }
-        device = deviceString(f)
+        guard let name = deviceString(f) else {
+          // Repairing the bytes would merge different ids into one device.
+          try log.skip(line: line, "column \"\(names[column])\": the device id is not valid UTF-8")
+          continue
+        }
+        device = name
       } else {
         device = fixedDevice
       }
@@ -278,9 +284,10 @@ final class CSVTrackParser: TrackParser {
     }
   }
 
-  /// The device's string, reusing the previous row's when the bytes are the same.
+  /// The device's string, reusing the previous row's when the bytes are the same; `nil` when
+  /// the bytes are not valid UTF-8.
   @inline(__always)
-  private func deviceString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+  private func deviceString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
     let count = bytes.count
     if count == lastDeviceCount, let base = bytes.baseAddress,
       memcmp(base, lastDeviceBytes, count) == 0
@@ -292,9 +299,10 @@ final class CSVTrackParser: TrackParser {
       lastDeviceCapacity = count
       lastDeviceBytes = .allocate(capacity: count)
     }
+    guard let name = String(validating: bytes, as: UTF8.self) else { return nil }
     if let base = bytes.baseAddress { lastDeviceBytes.update(from: base, count: count) }
     lastDeviceCount = count
-    lastDevice = String(decoding: bytes, as: UTF8.self)
+    lastDevice = name
     return lastDevice
   }
 }

@@ -25,6 +25,8 @@ final class GPXTrackParser: TrackParser {
   private var nameBytes: [UInt8] = []
   private static let maximumTextLength = 1 << 16
   private var trackName: String?
+  /// The local name of the document's first element, once read: it must be `gpx`.
+  private var rootName: String?
   // The point being read.
   private var pointLine = 0
   private var pointLatitude: [UInt8]?
@@ -66,10 +68,24 @@ final class GPXTrackParser: TrackParser {
         let name = try endTag()
         if let fix = try close(name, &log) { return fix }
       default:
-        if let selfClosed = try startTag(first: first), let fix = try close(selfClosed, &log) {
-          return fix
+        let selfClosed = try startTag(first: first)
+        if let rootName, rootName != "gpx" {
+          throw TrackReadError(
+            file: input.path, line: input.lineNumber,
+            reason: "not a GPX document: the first element is <\(rootName)>, expected <gpx>")
         }
+        if let selfClosed, let fix = try close(selfClosed, &log) { return fix }
       }
+    }
+    // The end of the input: a document cut short must not read as a shorter track.
+    guard rootName != nil else {
+      throw TrackReadError(
+        file: input.path, line: input.lineNumber,
+        reason: "not a GPX document: no <gpx> element (is the file in another format?)")
+    }
+    if !stack.isEmpty {
+      throw xmlError(
+        "unexpected end of input inside <\(stack.joined(separator: "> <"))> (the file is truncated)")
     }
     return nil
   }
@@ -78,6 +94,7 @@ final class GPXTrackParser: TrackParser {
 
   private func open(_ name: String, attributes: [(String, [UInt8])]) {
     text.removeAll(keepingCapacity: true)
+    if rootName == nil { rootName = name }
     switch name {
     case "trk":
       trackName = nil
@@ -102,7 +119,12 @@ final class GPXTrackParser: TrackParser {
     defer { text.removeAll(keepingCapacity: true) }
     switch name {
     case "name" where parent == "trk":
-      trackName = String(decoding: trimmed(text), as: UTF8.self)
+      // The name is the device id of every point of the track: repairing invalid bytes would
+      // merge different ids into one device.
+      guard let name = String(validating: trimmed(text), as: UTF8.self) else {
+        throw xmlError("the track <name> is not valid UTF-8")
+      }
+      trackName = name
     case "time" where parent == "trkpt":
       pointTime = trimmed(text)
     case "speed" where stack.contains("trkpt"):

@@ -59,6 +59,13 @@ struct IssueLog {
   }
 }
 
+/// A text echoed in an error message: at most `limit` characters, then `...` and how long the
+/// whole text is.
+func shortenedForMessage(_ text: String, limit: Int = 200) -> String {
+  guard text.count > limit else { return text }
+  return String(text.prefix(limit)) + "... (\(text.utf8.count) bytes in all)"
+}
+
 /// Quotes a field's bytes for a message, shortened when long.
 func quotedForMessage(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
   var text = String(decoding: bytes, as: UTF8.self)

@@ -45,6 +45,13 @@ extension ZoneLoading {
       fenceID = try idText(idNode, "id")
     }
     let id = fenceID ?? "f\(index)"
+    // A key given twice is almost always a mistake (which one was meant?), so it is refused
+    // rather than resolved by keeping the last; checked once the id is known, to name it.
+    if let duplicate = tape.firstDuplicateKey(under: node, skipping: ["coordinates"]) {
+      let place = duplicate.path.isEmpty ? "the feature" : duplicate.path.joined(separator: ".")
+      throw fail(
+        duplicate.path.first, "\(place) has the key \(quoted(duplicate.key)) twice; give each key once")
+    }
     fenceID = id
 
     // Zone.
@@ -116,8 +123,10 @@ extension ZoneLoading {
       let center = try shapes.position(coordinates)
       try claim(id)
       if let radiusNode = property("radius"), tape.kind(radiusNode) != .null {
-        guard let radius = tape.number(radiusNode), radius > 0 else {
-          throw fail("radius", "expected a number of metres > 0, got \(tape.describe(radiusNode))")
+        guard let radius = tape.number(radiusNode), radius > 0, ValidRange.distance.contains(radius) else {
+          throw fail(
+            "radius",
+            "expected a number of metres above 0 and at most \(JSONWriter.numberText(ValidRange.distance.upperBound)), got \(tape.describe(radiusNode))")
         }
         drafts[zone].fences.append(
           try shapes.wrap { try Fence.circle(id: id, name: fenceName, center: center, radius: radius) })
@@ -190,7 +199,11 @@ extension ZoneLoading {
       try geos.validate(area, name: id)
       return area
     } catch {
-      guard options.repair else { throw fail(ShapeReader.message(error, fenceID: id)) }
+      guard options.repair else {
+        throw fail(
+          ShapeReader.message(error, fenceID: id)
+            + " (loading with repair, `--repair` on the command line, fixes it with GEOS MakeValid)")
+      }
     }
     do {
       return try geos.makeValid(area, name: id)

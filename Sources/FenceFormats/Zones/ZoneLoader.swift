@@ -49,7 +49,9 @@ public enum ZoneLoader {
   ) throws -> [Zone] where Bytes.Element == UInt8 {
     let tape: JSONTape
     do {
-      tape = try JSONReader.tape(bytes)
+      // A UTF-8 byte order mark (which some editors write) is not JSON, but harmless.
+      let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+      tape = bytes.starts(with: bom) ? try JSONReader.tape(Array(bytes.dropFirst(3))) : try JSONReader.tape(bytes)
     } catch {
       throw ZoneLoadError(
         file: file, message: "invalid JSON at line \(error.line), column \(error.column): \(error.message)")
@@ -112,9 +114,10 @@ struct ZoneLoading {
     self.tape = tape
     self.file = file
     self.options = options
-    guard options.pointRadius.isFinite, options.pointRadius > 0 else {
+    guard options.pointRadius > 0, ValidRange.distance.contains(options.pointRadius) else {
       throw ZoneLoadError(
-        file: file, message: "the point radius must be a number of metres > 0, got \(options.pointRadius)")
+        file: file,
+        message: "the point radius must be a number of metres above 0 and at most \(JSONWriter.numberText(ValidRange.distance.upperBound)), got \(options.pointRadius)")
     }
   }
 
@@ -129,6 +132,14 @@ struct ZoneLoading {
     guard let typeNode = tape.member(0, "type"), tape.string(typeNode) == "FeatureCollection" else {
       let got = tape.member(0, "type").map { tape.describe($0) } ?? "nothing"
       throw error("expected a GeoJSON FeatureCollection, got type \(got)", property: "type")
+    }
+    // A key given twice is refused rather than resolved by keeping the last (which one was
+    // meant?); features are checked one by one as they load, to name the feature.
+    if let duplicate = tape.firstDuplicateKey(under: 0, skipping: ["features"]) {
+      let place = duplicate.path.isEmpty ? "the FeatureCollection" : duplicate.path.joined(separator: ".")
+      throw error(
+        "\(place) has the key \(quoted(duplicate.key)) twice; give each key once",
+        property: duplicate.path.first ?? duplicate.key)
     }
     guard let featuresNode = tape.member(0, "features"), tape.kind(featuresNode) == .array else {
       let got = tape.member(0, "features").map { tape.describe($0) } ?? "nothing"
@@ -197,23 +208,30 @@ struct ZoneLoading {
       guard let s = tape.string(node) else { return fail("a string") }
       return .success(.string(s))
     case "minimumRetriggerTime":
-      guard let x = tape.number(node), x >= 0 else { return fail("a number of seconds >= 0") }
+      guard let x = tape.number(node), ValidRange.duration.contains(x) else {
+        return fail("a number of seconds \(Self.describe(ValidRange.duration))")
+      }
       return .success(.number(x))
     case "dwell":
       if tape.kind(node) == .null { return .success(.null) }
-      guard let x = tape.number(node), x >= 0 else {
-        return fail("a number of seconds >= 0 (or null for no dwell events)")
+      guard let x = tape.number(node), ValidRange.duration.contains(x) else {
+        return fail("a number of seconds \(Self.describe(ValidRange.duration)) (or null for no dwell events)")
       }
       return .success(.number(x))
     case "checkOut", "initialTrigger":
       guard let b = tape.bool(node) else { return fail("true or false") }
       return .success(.bool(b))
     case "exitHysteresis":
-      guard let x = tape.number(node), x >= 0 else { return fail("a number of metres >= 0") }
+      guard let x = tape.number(node), ValidRange.distance.contains(x) else {
+        return fail("a number of metres \(Self.describe(ValidRange.distance))")
+      }
       return .success(.number(x))
     case "exitConfirmations":
-      guard let x = tape.number(node), x >= 1, x == x.rounded(), x <= 1_000_000 else {
-        return fail("a whole number >= 1")
+      let range = ValidRange.exitConfirmations
+      guard let x = tape.number(node), x >= Double(range.lowerBound), x == x.rounded(),
+        x <= Double(range.upperBound)
+      else {
+        return fail("a whole number from \(range.lowerBound) to \(range.upperBound)")
       }
       return .success(.number(x))
     case "direction":
@@ -227,6 +245,12 @@ struct ZoneLoading {
   }
 
   struct RuleProblem: Error { var message: String }
+
+  /// `from 0 to 1000000000`: a valid range as the loader's messages say it.
+  static func describe(_ range: ClosedRange<Double>) -> String {
+    func text(_ x: Double) -> String { JSONWriter.numberText(x) }
+    return "from \(text(range.lowerBound)) to \(text(range.upperBound))"
+  }
 
   // MARK: Zones member
 

@@ -57,7 +57,16 @@ struct Replay {
     var options = TrackReadOptions()
     options.format = command.format
     options.strict = command.strict
-    let writer = try command.events.map { try EventWriter(path: $0) }
+    // Outputs go to temporary files that replace the destinations only once the run succeeded.
+    let eventsTemporary = command.events.flatMap { $0 == "-" ? nil : OutputPaths.temporaryPath(for: $0) }
+    let mapTemporary = command.map.map { OutputPaths.temporaryPath(for: $0) }
+    var succeeded = false
+    defer {
+      if !succeeded {
+        for temporary in [eventsTemporary, mapTemporary].compactMap({ $0 }) { OutputPaths.discard(temporary) }
+      }
+    }
+    let writer = try command.events.map { try EventWriter(path: eventsTemporary ?? $0) }
     var batch: [LocationFix] = []
     batch.reserveCapacity(Self.batchSize)
     // Each fix's device handle, resolved while the batch is built (outside the timing).
@@ -154,7 +163,7 @@ struct Replay {
         title: "fencebench run: " + command.tracks.map(Self.fileName).joined(separator: ", "))
       renderer.sampledTrackStride = mapTracks.stride
       renderer.eventBudget = max(command.mapEvents, 1)
-      let output = try OutputFile(path: path)
+      let output = try OutputFile(path: mapTemporary ?? path)
       if path.lowercased().hasSuffix(".svg") {
         try renderer.writeSVG(to: output)
       } else {
@@ -162,6 +171,9 @@ struct Replay {
       }
       summary.map = path
     }
+    if let eventsTemporary, let path = command.events { try OutputPaths.commit(eventsTemporary, to: path) }
+    if let mapTemporary, let path = command.map { try OutputPaths.commit(mapTemporary, to: path) }
+    succeeded = true
     summary.peakMemoryBytes = peakMemoryBytes()
     return summary
   }

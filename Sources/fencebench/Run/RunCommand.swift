@@ -1,4 +1,5 @@
 import ArgumentParser
+import FenceCommandLine
 import FenceEngine
 import FenceFormats
 
@@ -11,7 +12,12 @@ struct RunCommand: ParsableCommand {
     discussion: """
       All fixes of all track files are fed in time order (a stable sort across files; \
       --presorted streams them instead), then the engine is advanced to the last fix's time \
-      so that due dwells fire. Exit status: 0 success, 1 bad input, 2 bad usage.
+      so that due dwells fire.
+
+      Exit status: 0 success; 1 bad input (a zone or track file that does not load, a \
+      truncated .gz, an output that cannot be written; the events and map files are then not \
+      written); 2 bad usage (an option out of range, an output that would overwrite an input \
+      or another output); 3 with --compare-geos when FenceKit and GEOS disagree.
       """)
 
   // MARK: Inputs
@@ -33,28 +39,13 @@ struct RunCommand: ParsableCommand {
   @Flag(help: "Trust that each track file is already in time order and stream a merge of them, without reading everything first.")
   var presorted = false
 
-  @Flag(help: "Repair invalid polygons with GEOS MakeValid instead of rejecting them.")
-  var repair = false
-
-  @Option(help: ArgumentHelp("Radius of point fences (GeoJSON Points without a radius).", valueName: "metres"))
-  var pointRadius: Double = 100
+  @OptionGroup(title: "Zone files")
+  var zoneOptions: ZoneFileOptions
 
   // MARK: Engine
 
-  @Option(help: ArgumentHelp("Reject fixes whose accuracy is larger than this.", valueName: "metres"))
-  var maxAccuracy: Double = 100
-
-  @Option(help: ArgumentHelp("Reject fixes implying a speed above this from the device's last accepted fix.", valueName: "m/s"))
-  var maxSpeed: Double?
-
-  @Option(help: ArgumentHelp("Turn on proximity monitoring of the nearest N fences and GEOLINEs.", valueName: "N"))
-  var monitor: Int?
-
-  @Option(help: ArgumentHelp("Proximity monitoring radius (with --monitor).", valueName: "metres"))
-  var radius: Double = 1000
-
-  @Flag(help: "With --monitor, trigger only fences and GEOLINEs in the device's monitored set (what a phone would see).")
-  var onlyMonitored = false
+  @OptionGroup(title: "Engine")
+  var engine: EngineOptions
 
   @Option(help: "How polygon fences are tested: native (Swift) or geos (GEOS prepared covers).")
   var backend: Backend = .native
@@ -62,33 +53,10 @@ struct RunCommand: ParsableCommand {
   @Flag(help: "Skip the geometric tests for fixes that provably cannot enter, leave or cross anything (inside a per-device safe radius); the events are the same. Ignored with --monitor.")
   var skipUnchanged = false
 
-  // MARK: Zone-rule defaults (for zones that do not set their own)
-
-  @Option(help: ArgumentHelp("Default minimum retrigger time.", valueName: "seconds"))
-  var mrt: Double?
-
-  @Option(help: ArgumentHelp("Default dwell time.", valueName: "seconds"))
-  var dwell: Double?
-
-  @Option(help: ArgumentHelp("Default exit hysteresis.", valueName: "metres"))
-  var exitHysteresis: Double?
-
-  @Option(help: ArgumentHelp("Default number of consecutive fixes outside needed to check out.", valueName: "count"))
-  var exitConfirmations: Int?
-
-  @Flag(inversion: .prefixedNo, help: "Default for whether zones report check-outs (default: on).")
-  var checkOut: Bool?
-
-  @Flag(inversion: .prefixedNo, help: "Default for whether a device first seen inside checks in (default: on).")
-  var initialTrigger: Bool?
-
   // MARK: Outputs
 
   @Option(help: ArgumentHelp("Write every event as NDJSON to this file (`-` for standard output).", valueName: "file"))
   var events: String?
-
-  @Flag(help: "Also write a `rejected` line for every rejected fix.")
-  var diagnostics = false
 
   @Flag(help: "Print the summary as one JSON object.")
   var json = false
@@ -96,7 +64,7 @@ struct RunCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Draw fences, tracks and events to an .html page or an .svg picture.", valueName: "file"))
   var map: String?
 
-  @Option(help: ArgumentHelp("The most events drawn on the map: a seeded random sample of the run's events when there are more.", valueName: "count"))
+  @Option(parsing: .unconditional, help: ArgumentHelp("The most events drawn on the map: a seeded random sample of the run's events when there are more.", valueName: "count"))
   var mapEvents = 20_000
 
   @Flag(inversion: .prefixedNo, help: "Time each fix for latency percentiles (adds one clock reading per fix).")
@@ -118,60 +86,36 @@ struct RunCommand: ParsableCommand {
     guard !tracks.isEmpty else {
       throw ValidationError("Give at least one track file (.csv, .gpx or .ndjson) after the options.")
     }
-    guard pointRadius > 0, pointRadius.isFinite else {
-      throw ValidationError("--point-radius must be a number of metres greater than 0.")
-    }
-    guard maxAccuracy > 0, !maxAccuracy.isNaN else {
-      throw ValidationError("--max-accuracy must be a number of metres greater than 0.")
-    }
-    if let maxSpeed, !(maxSpeed > 0) {
-      throw ValidationError("--max-speed must be a number of metres per second greater than 0.")
-    }
-    if let monitor, monitor < 1 {
-      throw ValidationError("--monitor must be at least 1 (the number of regions to monitor).")
-    }
-    guard radius > 0, radius.isFinite else {
-      throw ValidationError("--radius must be a number of metres greater than 0.")
-    }
-    if onlyMonitored, monitor == nil {
-      throw ValidationError("--only-monitored needs --monitor N.")
-    }
-    if let mrt, !(mrt >= 0 && mrt.isFinite) {
-      throw ValidationError("--mrt must be 0 or more seconds.")
-    }
-    if let dwell, !(dwell > 0 && dwell.isFinite) {
-      throw ValidationError("--dwell must be a number of seconds greater than 0.")
-    }
-    if let exitHysteresis, !(exitHysteresis >= 0 && exitHysteresis.isFinite) {
-      throw ValidationError("--exit-hysteresis must be 0 or more metres.")
-    }
-    if let exitConfirmations, exitConfirmations < 1 {
-      throw ValidationError("--exit-confirmations must be at least 1.")
-    }
     guard mapEvents >= 0 else {
-      throw ValidationError("--map-events must be 0 or more events.")
+      throw ValidationError("--map-events must be 0 or more events, got \(mapEvents).")
     }
     if let map, !(map.lowercased().hasSuffix(".html") || map.lowercased().hasSuffix(".svg")) {
       throw ValidationError("--map must name an .html or .svg file, for example --map run.html.")
     }
+    // Before anything is opened: an output must not overwrite an input or another output.
+    try OutputPaths.checkCollisions(
+      inputs: zoneFiles.map { ("--zones", $0) } + tracks.map { ("track file", $0) },
+      outputs: [("--events", events), ("--map", map)].compactMap { name, path in path.map { (name, $0) } })
   }
 
   /// The engine configuration the options describe.
   var engineConfiguration: ZoneEvaluator.Configuration {
-    ZoneEvaluator.Configuration(
-      maximumAccuracy: maxAccuracy, maximumSpeed: maxSpeed,
-      proximity: monitor.map {
-        ZoneEvaluator.ProximityMonitoring(count: $0, radius: radius, triggersOnlyMonitored: onlyMonitored)
-      },
-      predicateBackend: backend == .geos ? .geosPrepared : .native,
-      reportsRejections: diagnostics, skipsUnchangedFixes: skipUnchanged)
+    engine.configuration(
+      predicateBackend: backend == .geos ? .geosPrepared : .native, skipsUnchangedFixes: skipUnchanged)
   }
 
   func run() throws {
     try ExitCodes.reportingBadInput {
       var replay = Replay(command: self)
       let summary = try replay.run()
-      print(json ? summary.jsonText : summary.text)
+      // With the events on standard output, the summary goes to standard error so that the
+      // output stays pure NDJSON.
+      let text = json ? summary.jsonText : summary.text
+      if events == "-" {
+        printToStandardError(text)
+      } else {
+        try StandardOutput.write(text + "\n")
+      }
       if let geos = summary.compareGEOS, !geos.agrees {
         ExitCodes.printError(
           "fencebench: FenceKit and GEOS disagree on \(geos.disagreeingFixes) fixes "
