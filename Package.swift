@@ -3,6 +3,10 @@ import PackageDescription
 
 let package = Package(
   name: "FenceKit",
+  // The oldest macOS with what the code uses: ContinuousClock, Duration and Task.sleep(for:)
+  // (FenceStore, FenceDaemon) and swift-prometheus need macOS 13. Other Apple platforms are
+  // not listed: GEOS comes from the system (pkg-config), which only Linux and macOS provide.
+  platforms: [.macOS(.v13)],
   products: [
     .library(name: "FenceGeometry", targets: ["FenceGeometry"]),
     .library(name: "FenceGEOS", targets: ["FenceGEOS"]),
@@ -102,6 +106,14 @@ let package = Package(
     .testTarget(
       name: "FenceStoreTests",
       dependencies: ["FenceStore", "FenceEngine", "FenceFormats", "FenceTesting", "FenceTestSupport"]),
+    /// The Swift samples of README.md, Docs/ and the DocC catalogs (Scripts/check-doc-samples
+    /// checks that each has its copy here); Manifests/ holds manifest samples, not compiled.
+    .testTarget(
+      name: "DocSamplesTests",
+      dependencies: [
+        "FenceEngine", "FenceFormats", "FenceGEOS", "FenceGeometry", "FenceStore", "FenceTesting",
+      ],
+      exclude: ["Manifests"]),
     .testTarget(
       name: "fencedTests",
       dependencies: [

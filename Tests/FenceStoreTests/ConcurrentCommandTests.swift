@@ -11,6 +11,7 @@ import Testing
 /// (`lastEventSeq`, what `waitForEvents` and event streams wait on) never goes back: once a
 /// command has answered, its events are visible to waiters.
 @Suite struct ConcurrentCommandTests {
+  @available(macOS 15.0, *)  // Mutex and Atomic are macOS 15 API; the package supports macOS 13
   @Test func theHeadNeverGoesBackWhenThreadsCommitAtOnce() async throws {
     try await offThePool {
       try withTemporaryDirectory("concurrent") { directory in
@@ -74,6 +75,7 @@ import Testing
   /// Several threads send the same keyed commands at once (a client retrying while its first
   /// request is in flight): each key's command is applied exactly once, and every sender gets
   /// that first answer.
+  @available(macOS 15.0, *)  // Mutex and Atomic are macOS 15 API; the package supports macOS 13
   @Test func theSameKeyFromSeveralThreadsIsAppliedOnce() async throws {
     try await offThePool {
       try withTemporaryDirectory("concurrent-keys") { directory in

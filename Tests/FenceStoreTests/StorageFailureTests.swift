@@ -13,6 +13,7 @@ import Testing
   struct InjectedFailure: Error {}
 
   /// The embedded storage, with an append that fails when told to.
+  @available(macOS 15.0, *)  // Mutex and Atomic are macOS 15 API; the package supports macOS 13
   final class FlakyStorage: FenceStorage {
     let base: SQLiteStorage
     let failsNextAppend = Mutex(false)
@@ -49,6 +50,7 @@ import Testing
 
   /// The positions in ``Story/commands`` whose commit fails: a batch with events, a zone
   /// addition, a clock advance that fires a dwell, the zone set replaced.
+  @available(macOS 15.0, *)  // Mutex and Atomic are macOS 15 API; the package supports macOS 13
   @Test(arguments: [5, 4, 3, 8])
   func aFailedCommitAppliesNothingAndTheResendGivesTheSameAnswer(failing index: Int) async throws {
     try await offThePool {

@@ -6,7 +6,9 @@ import FenceGeometry
 /// the line counts as left.
 public struct Geoline: Hashable, Sendable {
   /// Which crossings trigger.
-  public enum DirectionFilter: String, Hashable, Sendable, CaseIterable {
+  ///
+  /// Coded as its raw value, as the `direction` rule of a GEOLINE's GeoJSON properties.
+  public enum DirectionFilter: String, Hashable, Sendable, CaseIterable, Codable {
     /// Every crossing triggers (the default).
     case both
     /// Only crossings from the left-hand side to the right-hand side.
