@@ -45,8 +45,9 @@ struct MapProjection: Sendable {
     self.north = n
     self.latScale = scale
     self.lonScale = scale * shrink
-    self.width = ((e - w) * lonScale).rounded(.up)
-    self.height = ((n - s) * latScale).rounded(.up)
+    // Whole units, without a unit more for a rounding error (1000.0000000001 is 1000).
+    self.width = ((e - w) * lonScale - 1e-6).rounded(.up)
+    self.height = ((n - s) * latScale - 1e-6).rounded(.up)
     self.unitsPerMetre = scale / (WGS84.meridionalRadius(latitude: (s + n) / 2) * .pi / 180)
   }
 

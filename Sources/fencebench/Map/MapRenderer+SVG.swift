@@ -2,12 +2,12 @@ import FenceEngine
 import FenceGeometry
 
 extension MapRenderer {
-  /// Writes a static SVG of the same drawing as the page: fences, GEOLINEs with an arrow at
-  /// their last vertex, tracks, event markers (each with its JSON as a `<title>`, shown as a
-  /// tooltip by browsers) and a legend on the right. The picture frames the zones and events
-  /// (tracks are clipped to it); with no zones it frames the tracks.
+  /// Writes a static SVG of the same drawing as the page: fences (each with its label as a
+  /// `<title>`), GEOLINEs with an arrow at their last vertex, tracks broken at gaps, event
+  /// markers (each with its JSON as a `<title>`, shown as a tooltip by browsers) and a legend
+  /// on the right. The picture shows ``frame`` (the tracks, else the fences), clipped to it.
   func writeSVG(to output: OutputFile) throws {
-    let p = makeProjection(focusOnZones: true)
+    let p = frame.projection()
     let legendWidth = 230.0
     let width = p.width + legendWidth
     try output.write(
@@ -24,32 +24,36 @@ extension MapRenderer {
       <g id="fences" stroke-width="1.2" fill-rule="evenodd">
 
       """)
-    let fences = drawnFences
-    for item in fences {
-      let hue = Self.hue(item.zone.id)
+    let layer = fenceLayer(p)
+    for item in layer.items
+    where item.maxX >= 0 && item.minX <= p.width && item.maxY >= 0 && item.minY <= p.height {
+      let hue = Self.hue(zones[item.zoneIndex].id)
       let style = "fill=\"hsl(\(hue),65%,55%)\" fill-opacity=\"0.25\" stroke=\"hsl(\(hue),60%,35%)\""
-      switch item.fence.area {
-      case .circle(let circle):
+      let title = "<title>\(Self.escapeHTML(item.label == item.fence.id ? item.label : item.label + " (" + item.fence.id + ")"))</title>"
+      if let circle = item.circle {
         try output.write(
-          "<circle cx=\"\(Self.number(p.x(circle.center.longitude)))\" cy=\"\(Self.number(p.y(circle.center.latitude)))\" r=\"\(Self.number(max(circle.radius * p.unitsPerMetre, 1.5)))\" \(style)><title>\(Self.escapeHTML(item.fence.id))</title></circle>\n"
+          "<circle cx=\"\(Self.number(circle.x))\" cy=\"\(Self.number(circle.y))\" r=\"\(Self.number(max(circle.radius, 1.5)))\" \(style)>\(title)</circle>\n"
         )
-      case .polygon(let multi):
+      } else {
         var d = ""
-        for polygon in multi.polygons {
-          for ring in polygon.rings {
-            d += "M" + Self.pathPoints(ring.map(\.latitude), ring.map(\.longitude), p, stride: 1) + "Z"
+        for ring in item.rings {
+          d += "M"
+          for i in Swift.stride(from: 0, to: ring.count, by: 2) {
+            d += (i > 0 ? " " : "") + Self.number(ring[i]) + "," + Self.number(ring[i + 1])
           }
+          d += "Z"
         }
-        try output.write(
-          "<path d=\"\(d)\" \(style)><title>\(Self.escapeHTML(item.fence.id))</title></path>\n")
+        try output.write("<path d=\"\(d)\" \(style)>\(title)</path>\n")
       }
     }
     try output.write("</g>\n<g id=\"tracks\" fill=\"none\" stroke-width=\"1.1\" stroke-opacity=\"0.8\" stroke-linejoin=\"round\">\n")
     let stride = trackStride
-    for (index, track) in tracks.enumerated() where track.latitudes.count > 1 {
-      try output.write(
-        "<polyline stroke=\"\(Self.deviceColor(index))\" points=\"\(Self.pathPoints(track.latitudes, track.longitudes, p, stride: stride))\"><title>\(Self.escapeHTML(track.device))</title></polyline>\n"
-      )
+    for (index, track) in drawnTracks.enumerated() {
+      for part in track.parts where part.times.count > 1 {
+        try output.write(
+          "<polyline stroke=\"\(Self.deviceColor(index))\" points=\"\(Self.pathPoints(part.latitudes, part.longitudes, p, stride: 1))\"><title>\(Self.escapeHTML(track.device))</title></polyline>\n"
+        )
+      }
     }
     try output.write("</g>\n<g id=\"geolines\" fill=\"none\" stroke=\"#0b3d91\" stroke-width=\"3\" stroke-dasharray=\"8 4\">\n")
     for zone in zones {
@@ -71,35 +75,31 @@ extension MapRenderer {
     for event in drawnEvents {
       guard let lat = event.latitude, let lon = event.longitude else { continue }
       let x = p.x(lon), y = p.y(lat)
-      let color = Self.eventColor(event.kind)
       let title = "<title>\(Self.escapeHTML(eventText(event)))</title>"
-      switch event.kind {
-      case .checkIn:
-        try output.write(
-          "<path d=\"M\(Self.number(x)),\(Self.number(y - 5))l4.5,8h-9z\" fill=\"\(color)\">\(title)</path>\n")
-      case .checkOut:
-        try output.write(
-          "<rect x=\"\(Self.number(x - 3.5))\" y=\"\(Self.number(y - 3.5))\" width=\"7\" height=\"7\" fill=\"\(color)\">\(title)</rect>\n")
-      case .dwell:
-        try output.write(
-          "<path d=\"M\(Self.number(x)),\(Self.number(y - 5.5))l5.5,5.5l-5.5,5.5l-5.5,-5.5z\" fill=\"\(color)\">\(title)</path>\n")
-      default:
-        try output.write(
-          "<circle cx=\"\(Self.number(x))\" cy=\"\(Self.number(y))\" r=\"4\" fill=\"\(color)\">\(title)</circle>\n")
-      }
+      try output.write(Self.svgMarker(event.kind, x: x, y: y, content: title) + "\n")
     }
     try output.write("</g>\n</g>\n<g id=\"legend\" transform=\"translate(\(Int(p.width)),0)\">\n")
     try output.write("<rect width=\"\(Int(legendWidth))\" height=\"\(Int(p.height))\" fill=\"#fafbfc\" stroke=\"#ccd\"/>\n")
-    var lines: [(String, String)] = []
-    for kind in ZoneEvent.Kind.allCases {
-      let count = counts[kind, default: 0]
-      if count == 0, kind == .rejected || kind == .monitoredSetChanged { continue }
-      lines.append((Self.eventColor(kind), "\(kind.rawValue): \(count)"))
+    // Each line's swatch is drawn as on the map: the event's marker, a fence square, a
+    // dashed GEOLINE, a track line.
+    var lines: [(swatch: (Int) -> String, text: String)] = []
+    for kind in drawnKinds {
+      lines.append(({ Self.svgMarker(kind, x: 18, y: Double($0 - 4), content: "") }, "\(kind.rawValue): \(counts[kind, default: 0])"))
     }
-    lines.append(("hsl(200,65%,55%)", "fences: \(fences.count) of \(fenceCount) (\(zones.count) zones)"))
-    lines.append(("#0b3d91", "GEOLINEs: \(geolineCount)"))
-    lines.append(
-      (Self.deviceColor(0), "tracks: \(tracks.count) devices" + (stride * sampledTrackStride > 1 ? ", every \(stride * sampledTrackStride)th point" : "")))
+    if !layer.items.isEmpty {
+      lines.append(
+        ({ "<rect x=\"12\" y=\"\($0 - 10)\" width=\"12\" height=\"12\" fill=\"hsl(200,65%,55%)\" fill-opacity=\"0.4\" stroke=\"hsl(200,60%,35%)\"/>" },
+         "fences: \(layer.items.count) of \(fenceCount) (\(zones.count) zones)"))
+    }
+    if geolineCount > 0 {
+      lines.append(
+        ({ "<path d=\"M8,\($0 - 4)h20\" stroke=\"#0b3d91\" stroke-width=\"3\" stroke-dasharray=\"6 3\"/>" }, "GEOLINEs: \(geolineCount)"))
+    }
+    if !tracks.isEmpty {
+      lines.append(
+        ({ "<path d=\"M8,\($0 - 1)l7,-6l6,4l7,-5\" fill=\"none\" stroke=\"\(Self.deviceColor(0))\" stroke-width=\"1.5\"/>" },
+         "tracks: \(tracks.count) devices" + (stride * sampledTrackStride > 1 ? ", every \(stride * sampledTrackStride)th point" : "")))
+    }
     // The title wraps at about 30 characters a line (SVG text does not wrap by itself).
     var titleLines: [String] = [""]
     for long in title.split(separator: " ") {
@@ -115,10 +115,27 @@ extension MapRenderer {
     for (index, line) in lines.enumerated() {
       let y = top + index * 20
       try output.write(
-        "<circle cx=\"18\" cy=\"\(y - 4)\" r=\"6\" fill=\"\(line.0)\"/><text x=\"30\" y=\"\(y)\">\(Self.escapeHTML(line.1))</text>\n")
+        line.swatch(y) + "<text x=\"34\" y=\"\(y)\">\(Self.escapeHTML(line.text))</text>\n")
     }
     try output.write("</g>\n</svg>\n")
     try output.close()
+  }
+
+  /// An event marker centred on (x, y), its shape and colour by kind as on the page, with
+  /// `content` (a `<title>`, or nothing) inside.
+  static func svgMarker(_ kind: ZoneEvent.Kind, x: Double, y: Double, content: String) -> String {
+    let color = eventColor(kind)
+    let style = "fill=\"\(color)\" stroke=\"#fff\" stroke-width=\"1\""
+    switch kind {
+    case .checkIn:
+      return "<path d=\"M\(number(x)),\(number(y - 5))l4.5,8h-9z\" \(style)>\(content)</path>"
+    case .checkOut:
+      return "<rect x=\"\(number(x - 3.5))\" y=\"\(number(y - 3.5))\" width=\"7\" height=\"7\" \(style)>\(content)</rect>"
+    case .dwell:
+      return "<path d=\"M\(number(x)),\(number(y - 5.5))l5.5,5.5l-5.5,5.5l-5.5,-5.5z\" \(style)>\(content)</path>"
+    case .monitoredSetChanged, .rejected:
+      return "<circle cx=\"\(number(x))\" cy=\"\(number(y))\" r=\"4\" \(style)>\(content)</circle>"
+    }
   }
 
   /// `x,y x,y …` in picture units, keeping every `stride`-th point and the last one.
@@ -136,10 +153,12 @@ extension MapRenderer {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  /// The hue of a zone's colour, from its id (the same function the page's script uses).
-  static func hue(_ id: String) -> UInt32 {
+  /// The hue of a zone's colour, from its id (the same function the page's script uses): a
+  /// string hash spread by the golden ratio, so ids that differ in one character (`boro-3`,
+  /// `boro-4`) get far-apart hues.
+  static func hue(_ id: String) -> Int {
     var h: UInt32 = 0
     for unit in id.utf16 { h = h &* 31 &+ UInt32(unit) }
-    return h % 360
+    return Int((Double(h) * 0.618033988749895).truncatingRemainder(dividingBy: 1) * 360)
   }
 }

@@ -2,21 +2,17 @@ import FenceEngine
 import FenceGeometry
 
 /// Draws fences, GEOLINEs, device tracks and events as one self-contained picture: an HTML page
-/// (canvas, pan and zoom, event details on hover and click) or a static SVG.
+/// (canvas, pan and zoom, labels, hover details, layer toggles, a time window) or a static SVG.
 ///
 /// The output never references the network (no scripts, fonts or tiles from elsewhere), so it
-/// opens offline. Large inputs are thinned to budgets: at most ``pointBudget`` track points
-/// (each track keeps every k-th point and its last one), ``fenceBudget`` fences and
-/// ``eventBudget`` events; the legend says how many were drawn out of how many.
+/// opens offline. Both open on ``MapFrame`` (the tracks, else the fences). Large inputs are
+/// thinned to budgets: at most ``pointBudget`` track points (each part of a track keeps every
+/// k-th point and its last one), ``fenceBudget`` fences (the nearest the frame) with
+/// ``fenceVertexBudget`` polygon vertices (see ``MapFenceLayer``) and ``eventBudget`` events;
+/// the legend says how many were drawn out of how many.
 struct MapRenderer {
-  /// One device's positions in time order, as (latitude, longitude) degrees.
-  struct Track {
-    var device: String
-    var latitudes: [Double] = []
-    var longitudes: [Double] = []
-  }
-
   var zones: [Zone]
+  /// Split into parts at gaps already (see ``TrackSampler``).
   var tracks: [Track]
   /// The events that may be drawn (for a long run, a sample: see ``EventReservoir``).
   var events: [ZoneEvent]
@@ -30,64 +26,35 @@ struct MapRenderer {
 
   var pointBudget = defaultPointBudget
   var fenceBudget = 20_000
-  var eventBudget = 20_000
+  var fenceVertexBudget = 100_000
+  var eventBudget = 10_000
   /// The stride the tracks were already thinned with (see ``TrackSampler``): the legend's
   /// "every Nth point" is this times ``trackStride``.
   var sampledTrackStride = 1
+  /// The gap the tracks were split at, for the legend.
+  var gapSeconds = TrackSampler.defaultGapSeconds
+  /// The speed above which the tracks were split, for the legend (see ``TrackSampler``).
+  var maximumSpeed: Double?
 
-  /// The projection that holds every drawn fence, GEOLINE and event, and also every track
-  /// point unless `focusOnZones` (then tracks are clipped to the zones' surroundings).
-  func makeProjection(focusOnZones: Bool = false) -> MapProjection {
-    var south = Double.infinity, west = Double.infinity
-    var north = -Double.infinity, east = -Double.infinity
-    func include(_ lat: Double, _ lon: Double) {
-      guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180,
-        !(lat == 0 && lon == 0)
-      else { return }
-      south = min(south, lat); north = max(north, lat)
-      west = min(west, lon); east = max(east, lon)
-    }
-    for zone in zones {
-      for fence in zone.fences {
-        let box = fence.area.boundingBox
-        if box.crossesAntimeridian {
-          include(box.south, -180); include(box.north, 180)
-        } else {
-          include(box.south, box.west); include(box.north, box.east)
-        }
-      }
-      for line in zone.geolines {
-        for v in line.line.vertices { include(v.latitude, v.longitude) }
-      }
-    }
-    if !focusOnZones || south > north {
-      for track in tracks {
-        for i in track.latitudes.indices { include(track.latitudes[i], track.longitudes[i]) }
-      }
-    }
-    for event in drawnEvents {
-      if let lat = event.latitude, let lon = event.longitude { include(lat, lon) }
-    }
-    return MapProjection(
-      south: south, west: west, north: north, east: east, padding: focusOnZones ? 0.08 : 0.04)
-  }
+  /// The box the map opens on.
+  var frame: MapFrame { MapFrame(tracks: tracks, zones: zones) }
 
   /// The stride that keeps the drawn track points within ``pointBudget``.
   var trackStride: Int {
-    let total = tracks.reduce(0) { $0 + $1.latitudes.count }
+    let total = tracks.reduce(0) { $0 + $1.pointCount }
     return max(1, (total + pointBudget - 1) / max(pointBudget, 1))
   }
 
-  /// The fences to draw, in zone order, at most ``fenceBudget``.
-  var drawnFences: [(zone: Zone, fence: Fence)] {
-    var result: [(zone: Zone, fence: Fence)] = []
-    outer: for zone in zones {
-      for fence in zone.fences {
-        if result.count >= fenceBudget { break outer }
-        result.append((zone, fence))
-      }
-    }
-    return result
+  /// The tracks as drawn: each part thinned by ``trackStride``.
+  var drawnTracks: [Track] {
+    let stride = trackStride
+    guard stride > 1 else { return tracks }
+    return tracks.map { Track(device: $0.device, parts: $0.parts.map { $0.thinned(stride: stride) }) }
+  }
+
+  /// The fences to draw in projection `p`.
+  func fenceLayer(_ p: MapProjection) -> MapFenceLayer {
+    MapFenceLayer(zones: zones, projection: p, fenceBudget: fenceBudget, vertexBudget: fenceVertexBudget)
   }
 
   /// The events to draw: all of them, or an even sample (every k-th) of at most
@@ -96,6 +63,13 @@ struct MapRenderer {
     guard events.count > eventBudget else { return events }
     let stride = (events.count + eventBudget - 1) / max(eventBudget, 1)
     return Swift.stride(from: 0, to: events.count, by: stride).map { events[$0] }
+  }
+
+  /// The kinds of the drawn events that have a position (those the legend lists), in
+  /// declaration order.
+  var drawnKinds: [ZoneEvent.Kind] {
+    let present = Set(drawnEvents.filter { $0.latitude != nil && $0.longitude != nil }.map(\.kind))
+    return ZoneEvent.Kind.allCases.filter { present.contains($0) }
   }
 
   /// Every event of the run, drawn or not.

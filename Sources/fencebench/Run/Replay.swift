@@ -27,7 +27,7 @@ struct Replay {
   private var histogram = LatencyHistogram()
   private var evaluationNanoseconds: UInt64 = 0
   private var eventCounts: [ZoneEvent.Kind: Int] = [:]
-  private var mapTracks = TrackSampler(pointBudget: MapRenderer.defaultPointBudget)
+  private var mapTracks: TrackSampler
   private var mapEvents: EventReservoir
   private var comparison: GEOSComparison?
   private var progress = ProgressBar(label: "fencebench")
@@ -35,6 +35,9 @@ struct Replay {
   init(command: RunCommand) {
     self.command = command
     mapEvents = EventReservoir(capacity: command.mapEvents)
+    mapTracks = TrackSampler(
+      pointBudget: MapRenderer.defaultPointBudget, gapSeconds: command.mapGap,
+      maximumSpeed: command.engine.maxSpeed)
   }
 
   mutating func run() throws -> RunSummary {
@@ -162,6 +165,8 @@ struct Replay {
         eventCounts: mapEvents.counts, eventText: { $0.ndjsonLine },
         title: "fencebench run: " + command.tracks.map(Self.fileName).joined(separator: ", "))
       renderer.sampledTrackStride = mapTracks.stride
+      renderer.gapSeconds = command.mapGap
+      renderer.maximumSpeed = command.engine.maxSpeed
       renderer.eventBudget = max(command.mapEvents, 1)
       let output = try OutputFile(path: mapTemporary ?? path)
       if path.lowercased().hasSuffix(".svg") {
@@ -210,7 +215,9 @@ struct Replay {
     if command.presorted { try comparison?.add(batch, latency: command.latency) }
     if command.map != nil {
       for fix in batch where Coordinate.isValidForMap(fix) {
-        mapTracks.append(device: fix.device, latitude: fix.latitude, longitude: fix.longitude)
+        mapTracks.append(
+          device: fix.device, latitude: fix.latitude, longitude: fix.longitude,
+          time: fix.time.secondsSinceEpoch)
       }
     }
     try emit(events, writer: writer)

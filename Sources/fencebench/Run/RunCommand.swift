@@ -65,7 +65,10 @@ struct RunCommand: ParsableCommand {
   var map: String?
 
   @Option(parsing: .unconditional, help: ArgumentHelp("The most events drawn on the map: a seeded random sample of the run's events when there are more.", valueName: "count"))
-  var mapEvents = 20_000
+  var mapEvents = 10_000
+
+  @Option(parsing: .unconditional, help: ArgumentHelp("Break a device's track on the map where it has no position for longer than this.", valueName: "seconds"))
+  var mapGap = TrackSampler.defaultGapSeconds
 
   @Flag(inversion: .prefixedNo, help: "Time each fix for latency percentiles (adds one clock reading per fix).")
   var latency = true
@@ -88,6 +91,9 @@ struct RunCommand: ParsableCommand {
     }
     guard mapEvents >= 0 else {
       throw ValidationError("--map-events must be 0 or more events, got \(mapEvents).")
+    }
+    guard mapGap > 0, mapGap.isFinite else {
+      throw ValidationError("--map-gap must be a number of seconds greater than 0, got \(mapGap).")
     }
     if let map, !(map.lowercased().hasSuffix(".html") || map.lowercased().hasSuffix(".svg")) {
       throw ValidationError("--map must name an .html or .svg file, for example --map run.html.")
