@@ -35,7 +35,10 @@ final class ByteInput {
   let path: String
   let chunkSize: Int
   let maximumRecordLength: Int
-  private let file: gzFile
+  /// The zlib stream of a file, or `nil` for an input held in memory (``memory``).
+  private let file: gzFile?
+  private let memory: [UInt8]
+  private var memoryOffset = 0
   private var buffer: UnsafeMutablePointer<UInt8>
   private var capacity: Int
   /// Valid bytes are `buffer[start..<end]`.
@@ -72,14 +75,38 @@ final class ByteInput {
       throw InputError(path: path, reason: String(cString: strerror(errno)))
     }
     file = handle
+    memory = []
     // zlib's own input buffer; at least 64 KiB even when tests read tiny chunks.
-    gzbuffer(file, UInt32(max(chunkSize, 1 << 16)))
+    gzbuffer(handle, UInt32(max(chunkSize, 1 << 16)))
+    capacity = chunkSize
+    buffer = .allocate(capacity: capacity)
+  }
+
+  /// An input over bytes held in memory, named `name` in messages; gzip data (it starts with
+  /// the gzip magic bytes) is inflated first, up to ``Settings/maximumRecordLength`` bytes.
+  ///
+  /// - Throws: ``InputError`` when gzip data does not inflate.
+  init(bytes: [UInt8], name: String, settings: Settings = Settings()) throws(InputError) {
+    precondition(settings.chunkSize > 0 && settings.maximumRecordLength > 0, "sizes must be > 0")
+    self.path = name
+    self.chunkSize = settings.chunkSize
+    self.maximumRecordLength = settings.maximumRecordLength
+    file = nil
+    if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B {
+      do {
+        memory = try Gunzip.inflate(bytes, limit: settings.maximumRecordLength)
+      } catch {
+        throw InputError(path: name, reason: error.reason)
+      }
+    } else {
+      memory = bytes
+    }
     capacity = chunkSize
     buffer = .allocate(capacity: capacity)
   }
 
   deinit {
-    gzclose_r(file)
+    if let file { gzclose_r(file) }
     buffer.deallocate()
   }
 
@@ -112,6 +139,18 @@ final class ByteInput {
       capacity = newCapacity
     }
     let request = min(chunkSize, capacity - end)
+    guard let file else {
+      let count = min(request, memory.count - memoryOffset)
+      memory.withUnsafeBufferPointer { bytes in
+        if count > 0, let base = bytes.baseAddress {
+          (buffer + end).update(from: base + memoryOffset, count: count)
+        }
+      }
+      memoryOffset += count
+      end += count
+      if count == 0 { isAtEOF = true }
+      return
+    }
     let count = gzread(file, buffer + end, UInt32(request))
     if count < 0 {
       var code: Int32 = 0

@@ -34,20 +34,55 @@ public final class TrackReader {
     try self.init(path: path, options: options, input: ByteInput.Settings())
   }
 
+  /// Reads a track held in memory (an upload, a test's text) as the file `name` would be read:
+  /// the format from ``TrackReadOptions/format`` or else from `name`'s extension; gzip data is
+  /// recognised by its magic bytes and inflated first.
+  ///
+  /// - Throws: ``TrackReadError`` naming `name` when the format cannot be told, gzip data does
+  ///   not inflate, or a CSV header lacks a required column.
+  public convenience init(
+    bytes: some Sequence<UInt8>, name: String, options: TrackReadOptions = TrackReadOptions()
+  ) throws {
+    let format = try Self.format(of: name, options: options)
+    let input: ByteInput
+    do {
+      input = try ByteInput(bytes: Array(bytes), name: name)
+    } catch {
+      throw TrackReadError(file: name, reason: error.reason)
+    }
+    try self.init(input: input, format: format, options: options)
+  }
+
+  /// Reads a track held in a string (see ``init(bytes:name:options:)``).
+  public convenience init(text: String, name: String, options: TrackReadOptions = TrackReadOptions()) throws {
+    try self.init(bytes: text.utf8, name: name, options: options)
+  }
+
   /// Opens a track file with explicit input settings (tests read tiny chunks, or a descriptor
   /// of their own as standard input).
-  init(path: String, options: TrackReadOptions, input settings: ByteInput.Settings) throws {
-    guard let format = options.format ?? TrackFormat(path: path) else {
-      throw TrackReadError(
-        file: path,
-        reason: "cannot tell the track format from the file name: use .csv, .gpx, .ndjson or .jsonl (optionally .gz), or give the format explicitly")
-    }
+  convenience init(path: String, options: TrackReadOptions, input settings: ByteInput.Settings) throws {
+    let format = try Self.format(of: path, options: options)
     let input: ByteInput
     do {
       input = try ByteInput(path: path, settings: settings)
     } catch {
       throw TrackReadError(file: path, reason: "cannot open: \(error.reason)")
     }
+    try self.init(input: input, format: format, options: options)
+  }
+
+  /// The format given, else the one `name`'s extension says.
+  private static func format(of name: String, options: TrackReadOptions) throws -> TrackFormat {
+    guard let format = options.format ?? TrackFormat(path: name) else {
+      throw TrackReadError(
+        file: name,
+        reason: "cannot tell the track format from the file name: use .csv, .gpx, .ndjson or .jsonl (optionally .gz), or give the format explicitly")
+    }
+    return format
+  }
+
+  private init(input: ByteInput, format: TrackFormat, options: TrackReadOptions) throws {
+    let path = input.path
     self.path = path
     self.format = format
     self.log = IssueLog(file: path, strict: options.strict, limit: options.maximumRetainedIssues)
@@ -79,4 +114,23 @@ public final class TrackReader {
     while let fix = try next() { fixes.append(fix) }
     return fixes
   }
+}
+
+/// `for try await fix in reader`: the remaining fixes in file order, as ``TrackReader/next()``
+/// gives them (reading is synchronous; each step reads from the buffer or the next chunk).
+///
+/// A reader is not thread-safe: iterate it from one task, and not with ``next()`` at the same
+/// time.
+extension TrackReader: AsyncSequence {
+  public typealias Element = LocationFix
+
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    let reader: TrackReader
+
+    public mutating func next() async throws -> LocationFix? {
+      try reader.next()
+    }
+  }
+
+  public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reader: self) }
 }
