@@ -102,5 +102,9 @@ import Testing
     #expect(flat.contains("Exit status: 0 success; 1 bad input"))
     #expect(flat.contains("2 bad usage"))
     #expect(flat.contains("3 with --compare-geos when FenceKit and GEOS disagree"))
+    let top = try FenceBenchProcess.run(["--help"]).standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(top.contains("Exit status: 0 success; 1 bad input (a file that does not load or cannot be written); 2 bad usage; 3"))
+    let generate = try FenceBenchProcess.run(["generate", "--help"]).standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(generate.contains("Exit status: 0 success; 1 an output that cannot be written; 2 bad usage."))
   }
 }

@@ -7,7 +7,11 @@ struct GenerateCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "generate",
     abstract: "Writes synthetic fence sets (zones GeoJSON) or tracks (CSV), seeded.",
-    discussion: "The same options and seed always give the same bytes.",
+    discussion: """
+      The same options and seed always give the same bytes.
+
+      Exit status: 0 success; 1 an output that cannot be written; 2 bad usage.
+      """,
     subcommands: [Fences.self, Tracks.self])
 
   /// `fencebench generate fences`.
