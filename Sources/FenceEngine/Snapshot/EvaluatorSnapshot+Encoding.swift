@@ -124,7 +124,11 @@ extension EvaluatorSnapshot {
       throw SnapshotError(.malformed("total length \(total) is shorter than a header"), offset: 6)
     }
     guard total <= UInt64(bytes.count) else {
-      throw SnapshotError(.truncated(needed: Int(total), available: bytes.count), offset: 6)
+      // A damaged length may be beyond what an Int (and so any array) can count.
+      guard let needed = Int(exactly: total) else {
+        throw SnapshotError(.malformed("total length \(total) is more than any byte array holds"), offset: 6)
+      }
+      throw SnapshotError(.truncated(needed: needed, available: bytes.count), offset: 6)
     }
     guard total == UInt64(bytes.count) else {
       throw SnapshotError(.trailingBytes(bytes.count - Int(total)), offset: Int(total))
@@ -396,8 +400,10 @@ struct SnapshotReader {
       speed: hasSpeed ? try double() : nil, course: hasCourse ? try double() : nil)
   }
 
+  /// A string: its UTF-8 length (never more than the bytes left, so that a corrupt length is
+  /// an error rather than an overflow or a huge allocation), then its bytes.
   mutating func string() throws -> String {
-    let length = try int()
+    let length = try count(minimumBytesEach: 1)
     let start = offset
     let utf8 = try raw(length)
     guard let text = String(validating: utf8, as: UTF8.self) else {
