@@ -6,6 +6,7 @@ import PackageDescription
 // `-sanitize=fuzzer,address` on the command line, as a manifest must not.
 let package = Package(
   name: "FenceKitFuzz",
+  platforms: [.macOS(.v13)],  // FenceKit's oldest macOS
   dependencies: [
     .package(name: "FenceKit", path: "..")
   ],
