@@ -10,9 +10,9 @@ public enum OptionRange {
   ) throws {
     let ok = range.contains(value) && (!aboveZero || value > 0)
     guard !ok else { return }
-    let low = aboveZero ? "above \(text(range.lowerBound))" : "from \(text(range.lowerBound))"
-    let high = aboveZero ? "and at most \(text(range.upperBound))" : "to \(text(range.upperBound))"
-    throw ValidationError("\(option) must be a number of \(unit) \(low) \(high), got \(text(value)).")
+    let low = aboveZero ? "above \(ValidRange.plain(range.lowerBound))" : "from \(ValidRange.plain(range.lowerBound))"
+    let high = aboveZero ? "and at most \(ValidRange.plain(range.upperBound))" : "to \(ValidRange.plain(range.upperBound))"
+    throw ValidationError("\(option) must be a number of \(unit) \(low) \(high), got \(ValidRange.plain(value)).")
   }
 
   /// Throws a `ValidationError` when `value` is outside `range`.
@@ -20,10 +20,5 @@ public enum OptionRange {
     guard !range.contains(value) else { return }
     throw ValidationError(
       "\(option) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(value).")
-  }
-
-  /// `1000000000`, `0.5`, `-5`: a number as typed.
-  static func text(_ x: Double) -> String {
-    x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x)
   }
 }

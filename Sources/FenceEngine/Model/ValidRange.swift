@@ -21,16 +21,16 @@ public enum ValidRange {
   public static let monitoredCount: ClosedRange<Int> = 1...1_000_000
 
   /// `"from 0 to 1000000000"`: a range as an error message says it.
-  static func describe(_ range: ClosedRange<Double>) -> String {
+  public static func describe(_ range: ClosedRange<Double>) -> String {
     "from \(plain(range.lowerBound)) to \(plain(range.upperBound))"
   }
 
-  static func describe(_ range: ClosedRange<Int>) -> String {
+  public static func describe(_ range: ClosedRange<Int>) -> String {
     "from \(range.lowerBound) to \(range.upperBound)"
   }
 
   /// A whole number without a fraction (`1000000000`), else the number's description.
-  static func plain(_ x: Double) -> String {
+  public static func plain(_ x: Double) -> String {
     x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x)
   }
 }

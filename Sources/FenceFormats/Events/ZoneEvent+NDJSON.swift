@@ -40,40 +40,31 @@ extension ZoneEvent {
     RFC3339.append(time, to: &out)
     key("\",\"device\":")
     JSONWriter.appendString(device, to: &out)
-    if let zone {
-      key(",\"zone\":")
-      JSONWriter.appendString(zone, to: &out)
+    func string(_ member: StaticString, _ value: String?) {
+      guard let value else { return }
+      key(member)
+      JSONWriter.appendString(value, to: &out)
     }
-    if let fence {
-      key(",\"fence\":")
-      JSONWriter.appendString(fence, to: &out)
-    }
-    if let trigger {
-      key(",\"trigger\":\"")
-      out.append(contentsOf: trigger.rawValue.utf8)
+    func word(_ member: StaticString, _ value: String?) {
+      guard let value else { return }
+      key(member)
+      out.append(UInt8(ascii: "\""))
+      out.append(contentsOf: value.utf8)
       out.append(UInt8(ascii: "\""))
     }
-    if let direction {
-      key(",\"direction\":\"")
-      out.append(contentsOf: direction.rawValue.utf8)
-      out.append(UInt8(ascii: "\""))
+    func number(_ member: StaticString, _ value: Double?) {
+      guard let value else { return }
+      key(member)
+      JSONWriter.appendNumber(value, to: &out)
     }
-    if let latitude {
-      key(",\"lat\":")
-      JSONWriter.appendNumber(latitude, to: &out)
-    }
-    if let longitude {
-      key(",\"lon\":")
-      JSONWriter.appendNumber(longitude, to: &out)
-    }
-    if let speed {
-      key(",\"speed\":")
-      JSONWriter.appendNumber(speed, to: &out)
-    }
-    if let course {
-      key(",\"course\":")
-      JSONWriter.appendNumber(course, to: &out)
-    }
+    string(",\"zone\":", zone)
+    string(",\"fence\":", fence)
+    word(",\"trigger\":", trigger?.rawValue)
+    word(",\"direction\":", direction?.rawValue)
+    number(",\"lat\":", latitude)
+    number(",\"lon\":", longitude)
+    number(",\"speed\":", speed)
+    number(",\"course\":", course)
     if let willCheckOut { key(willCheckOut ? ",\"willCheckOut\":true" : ",\"willCheckOut\":false") }
     if let customData {
       key(",\"customData\":")
@@ -84,10 +75,7 @@ extension ZoneEvent {
       RFC3339.append(checkInTime, to: &out)
       out.append(UInt8(ascii: "\""))
     }
-    if let dwellSeconds {
-      key(",\"dwellSeconds\":")
-      JSONWriter.appendNumber(dwellSeconds, to: &out)
-    }
+    number(",\"dwellSeconds\":", dwellSeconds)
     if let durationSeconds {
       key(",\"durationSeconds\":")
       JSONWriter.appendDecimalNumber(durationSeconds, to: &out)
@@ -100,11 +88,7 @@ extension ZoneEvent {
       key(",\"off\":")
       appendList(off, to: &out)
     }
-    if let reason {
-      key(",\"reason\":\"")
-      out.append(contentsOf: reason.rawValue.utf8)
-      out.append(UInt8(ascii: "\""))
-    }
+    word(",\"reason\":", reason?.rawValue)
     out.append(UInt8(ascii: "}"))
   }
 

@@ -396,27 +396,11 @@ struct JSONTapeParser {
 
   mutating func parseNumber() throws(JSONParseError) -> Double {
     let start = position
-    if bytes[position] == UInt8(ascii: "-") { position += 1 }
-    func isDigit(_ i: Int) -> Bool { i < bytes.count && bytes[i] &- 48 <= 9 }
-    guard isDigit(position) else { throw error("expected a digit after '-'") }
-    if bytes[position] == UInt8(ascii: "0") {
-      position += 1
-      if isDigit(position) { throw error("a number must not have leading zeros") }
-    } else {
-      while isDigit(position) { position += 1 }
-    }
-    if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
-      position += 1
-      guard isDigit(position) else { throw error("expected a digit after the decimal point") }
-      while isDigit(position) { position += 1 }
-    }
-    if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
-      position += 1
-      if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
-        position += 1
-      }
-      guard isDigit(position) else { throw error("expected a digit in the exponent") }
-      while isDigit(position) { position += 1 }
+    switch JSONNumberGrammar.scan(bytes, from: start) {
+    case .success(let end): position = end
+    case .failure(let failure):
+      position = failure.position
+      throw error(failure.message)
     }
     let text = UnsafeBufferPointer(rebasing: bytes[start..<position])
     guard let value = DecimalNumber.parse(text), value.isFinite else {
@@ -520,5 +504,44 @@ struct JSONTapeParser {
       position += 1
     }
     return value
+  }
+}
+
+/// The JSON number grammar (RFC 8259: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`),
+/// shared by the tape parser and ``SimpleFixLine``.
+enum JSONNumberGrammar {
+  /// Where a number starting at `start` violates the grammar, and how.
+  struct Failure: Error {
+    var position: Int
+    var message: String
+  }
+
+  /// The end of the number that starts at `start` (just past its last byte), or where and why
+  /// it breaks the grammar.
+  static func scan(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Result<Int, Failure> {
+    var p = start
+    @inline(__always) func isDigit(_ i: Int) -> Bool { i < bytes.count && bytes[i] &- 48 <= 9 }
+    if p < bytes.count, bytes[p] == UInt8(ascii: "-") { p += 1 }
+    guard isDigit(p) else { return .failure(Failure(position: p, message: "expected a digit after '-'")) }
+    if bytes[p] == UInt8(ascii: "0") {
+      p += 1
+      if isDigit(p) { return .failure(Failure(position: p, message: "a number must not have leading zeros")) }
+    } else {
+      while isDigit(p) { p += 1 }
+    }
+    if p < bytes.count, bytes[p] == UInt8(ascii: ".") {
+      p += 1
+      guard isDigit(p) else {
+        return .failure(Failure(position: p, message: "expected a digit after the decimal point"))
+      }
+      while isDigit(p) { p += 1 }
+    }
+    if p < bytes.count, bytes[p] | 0x20 == UInt8(ascii: "e") {
+      p += 1
+      if p < bytes.count, bytes[p] == UInt8(ascii: "+") || bytes[p] == UInt8(ascii: "-") { p += 1 }
+      guard isDigit(p) else { return .failure(Failure(position: p, message: "expected a digit in the exponent")) }
+      while isDigit(p) { p += 1 }
+    }
+    return .success(p)
   }
 }

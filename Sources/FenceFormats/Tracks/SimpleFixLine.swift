@@ -71,27 +71,8 @@ enum SimpleFixLine {
     /// A JSON number (RFC 8259 grammar, as ``JSONTapeParser`` accepts it), finite as a double.
     mutating func number() -> Double? {
       let start = p
-      _ = take(UInt8(ascii: "-"))
-      @inline(__always) func isDigit(_ i: Int) -> Bool { i < bytes.count && bytes[i] &- 48 <= 9 }
-      guard isDigit(p) else { return nil }
-      if bytes[p] == UInt8(ascii: "0") {
-        p += 1
-        if isDigit(p) { return nil }
-      } else {
-        while isDigit(p) { p += 1 }
-      }
-      if take(UInt8(ascii: ".")) {
-        guard isDigit(p) else { return nil }
-        while isDigit(p) { p += 1 }
-      }
-      if p < bytes.count, bytes[p] | 0x20 == UInt8(ascii: "e") {
-        p += 1
-        if p < bytes.count, bytes[p] == UInt8(ascii: "+") || bytes[p] == UInt8(ascii: "-") {
-          p += 1
-        }
-        guard isDigit(p) else { return nil }
-        while isDigit(p) { p += 1 }
-      }
+      guard case .success(let end) = JSONNumberGrammar.scan(bytes, from: start) else { return nil }
+      p = end
       guard let value = DecimalNumber.parse(UnsafeBufferPointer(rebasing: bytes[start..<p])),
         value.isFinite
       else { return nil }

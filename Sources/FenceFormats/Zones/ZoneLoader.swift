@@ -209,13 +209,13 @@ struct ZoneLoading {
       return .success(.string(s))
     case "minimumRetriggerTime":
       guard let x = tape.number(node), ValidRange.duration.contains(x) else {
-        return fail("a number of seconds \(Self.describe(ValidRange.duration))")
+        return fail("a number of seconds \(ValidRange.describe(ValidRange.duration))")
       }
       return .success(.number(x))
     case "dwell":
       if tape.kind(node) == .null { return .success(.null) }
       guard let x = tape.number(node), ValidRange.duration.contains(x) else {
-        return fail("a number of seconds \(Self.describe(ValidRange.duration)) (or null for no dwell events)")
+        return fail("a number of seconds \(ValidRange.describe(ValidRange.duration)) (or null for no dwell events)")
       }
       return .success(.number(x))
     case "checkOut", "initialTrigger":
@@ -223,7 +223,7 @@ struct ZoneLoading {
       return .success(.bool(b))
     case "exitHysteresis":
       guard let x = tape.number(node), ValidRange.distance.contains(x) else {
-        return fail("a number of metres \(Self.describe(ValidRange.distance))")
+        return fail("a number of metres \(ValidRange.describe(ValidRange.distance))")
       }
       return .success(.number(x))
     case "exitConfirmations":
@@ -246,11 +246,6 @@ struct ZoneLoading {
 
   struct RuleProblem: Error { var message: String }
 
-  /// `from 0 to 1000000000`: a valid range as the loader's messages say it.
-  static func describe(_ range: ClosedRange<Double>) -> String {
-    func text(_ x: Double) -> String { JSONWriter.numberText(x) }
-    return "from \(text(range.lowerBound)) to \(text(range.upperBound))"
-  }
 
   // MARK: Zones member
 

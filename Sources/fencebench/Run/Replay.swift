@@ -1,3 +1,4 @@
+import FenceCommandLine
 import FenceEngine
 import FenceFormats
 import FenceGeometry
@@ -45,7 +46,7 @@ struct Replay {
 
     // Zones.
     let loadStart = MonotonicClock.nanoseconds()
-    let zones = try ZoneFiles.load(paths: command.zoneFiles, command: command)
+    let zones = try ZoneLoader.loadZones(contentsOf: command.zoneFiles, options: command.zoneOptions.loadOptions)
     summary.loadSeconds = MonotonicClock.seconds(since: loadStart)
     summary.zones = zones.count
     summary.fences = zones.reduce(0) { $0 + $1.fences.count }
