@@ -34,6 +34,52 @@ import Testing
     #expect(emptied == nil)
   }
 
+  /// A parent is admitted on its second visit; emptying the cache forgets the visits, and a
+  /// quarter of the visit bits set (as many parents as the cache has cells) empties it.
+  @Test func parentsAreAdmittedOnTheirSecondVisit() throws {
+    var cache = ContainmentCellCache(capacity: 64)
+    let parentA = ContainmentCellCache.parent(of: key(row: 133_800, column: 108_500))
+    let parentB = ContainmentCellCache.parent(of: key(row: 133_900, column: 108_500))
+    let visits = [
+      cache.admit(parent: parentA), cache.admit(parent: parentA), cache.admit(parent: parentB),
+    ]
+    #expect(visits == [false, true, false])
+    #expect(cache.firstVisits == 2)
+    let filing = cache.file(parentA, inside: [1], test: [])
+    _ = try #require(filing)
+    cache.removeAll()
+    let afterEmptying = cache.admit(parent: parentA)
+    #expect(!afterEmptying)
+    #expect(cache.firstVisits == 3)
+    // 64 distinct parents in all (A and 63 more) set a quarter of the 256 visit bits: the next
+    // new parent empties the cache first.
+    let refiling = cache.file(parentA, inside: [1], test: [])
+    _ = try #require(refiling)
+    var visited = 1
+    var column: UInt64 = 0
+    let before = cache.emptyings
+    while visited < 64 {
+      column += 4
+      if !cache.admit(parent: ContainmentCellCache.parent(of: key(row: 100_000, column: column))) {
+        visited += 1
+      }
+    }
+    #expect(cache.emptyings == before)
+    let stillFiled = cache.lookup(parentA)
+    #expect(stillFiled != nil)
+    column += 4
+    var next = cache.admit(parent: ContainmentCellCache.parent(of: key(row: 100_000, column: column)))
+    while next {  // a parent sharing a bit with an earlier one: take the next
+      column += 4
+      next = cache.admit(parent: ContainmentCellCache.parent(of: key(row: 100_000, column: column)))
+    }
+    #expect(cache.emptyings == before + 1)
+    let forgotten = cache.lookup(parentA)
+    #expect(forgotten == nil)
+    let again = cache.admit(parent: parentA)
+    #expect(!again)
+  }
+
   /// After 65,535 emptyings the 16-bit epoch comes back to 1: the table must be cleared then,
   /// or an entry filed 65,535 emptyings ago would be found again.
   @Test func anEntryOfAnEarlierEpochCycleIsNotFoundAfterTheEpochWraps() {

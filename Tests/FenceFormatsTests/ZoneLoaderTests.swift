@@ -11,6 +11,15 @@ import Testing
     Coordinate(uncheckedLatitude: latitude, longitude: longitude)
   }
 
+  /// The loader's switch over reserved property names says exactly what the public set says.
+  @Test func theReservedPropertySwitchMatchesThePublicSet() {
+    for key in ZoneLoader.reservedProperties { #expect(ZoneLoader.isReserved(key), "\(key)") }
+    for key in ["name", "customData", "Zone", "ID", "radius ", "", "dwellTime", "type"] {
+      #expect(!ZoneLoader.isReserved(key), "\(key)")
+    }
+    #expect(ZoneLoader.reservedProperties.count == 11)
+  }
+
   func load(_ text: String, options: ZoneLoadOptions = ZoneLoadOptions()) throws -> [Zone] {
     try ZoneLoader.loadZones(from: Array(text.utf8), options: options)
   }

@@ -211,6 +211,56 @@ struct ContainmentCellCache {
     return entry
   }
 
+  // MARK: - Admission
+
+  /// One bit per hash of a parent key: set when a fix first reaches that parent after the last
+  /// emptying (see ``admit(parent:)``). ``seenBitsPerCell`` bits per cell of capacity, made
+  /// with the first visit.
+  private var seenParents: [UInt64] = []
+  /// Bits set in ``seenParents``.
+  private var seenCount = 0
+  /// `64 - log2(bits of seenParents)`.
+  private var seenShift: UInt64 = 58
+  /// Fixes that reached a parent for the first time since an emptying (answered by the index).
+  private(set) var firstVisits = 0
+  /// Bits of ``seenParents`` per cell of capacity: a quarter of them set empties the cache, so
+  /// that a bit stands for one parent most of the time.
+  static let seenBitsPerCell = 4
+
+  /// Whether the parent cell `key` was reached since the cache was last emptied; notes that it
+  /// is reached now. A parent is filed on its second visit, not its first: ground that fixes
+  /// cross once (a device that keeps reaching new places) is answered by the index alone, at
+  /// the cost of the plain search, instead of paying to file cells nobody reads again.
+  ///
+  /// `false` guarantees that neither the parent nor any of its cells is filed: filing happens
+  /// only after this answered `true`, and emptying the cache clears the bits. Two parents may
+  /// share a bit; the second of them is then filed on its first visit, which changes no answer.
+  /// When a quarter of the bits are set, the cache is emptied (with them).
+  @inline(__always)
+  mutating func admit(parent key: UInt64) -> Bool {
+    if seenParents.isEmpty {
+      let words = max(1, capacity * Self.seenBitsPerCell / 64)
+      seenParents = Array(repeating: 0, count: words)
+      seenShift = UInt64(64 - (words * 64).trailingZeroBitCount)
+    }
+    // The high bits of a mixed key. A plain multiplicative hash put 814 parents of the harbor
+    // hour on 773 bits (keys differ in a few structured bits); this mix puts them on 814.
+    var mixed = key ^ (key >> 33)
+    mixed &*= 0xFF51_AFD7_ED55_8CCD
+    mixed ^= mixed >> 33
+    let bit = Int(truncatingIfNeeded: mixed >> seenShift)
+    let mask: UInt64 = 1 << UInt64(bit & 63)
+    let seen = seenParents.withUnsafeBufferPointer { $0[bit >> 6] } & mask != 0
+    if seen { return true }
+    firstVisits += 1
+    if seenCount >= capacity {
+      removeAll()
+    }
+    seenParents.withUnsafeMutableBufferPointer { $0[bit >> 6] |= mask }
+    seenCount += 1
+    return false
+  }
+
   /// How many times the cache has been emptied: an entry copied out (a device's
   /// ``CellMemo``) is still valid while this has not changed. 64 bits, so it never wraps (the
   /// table's 16-bit epochs do, every 65,535 emptyings, and then the table is cleared).
@@ -219,6 +269,12 @@ struct ContainmentCellCache {
   /// Forgets every cell (after a zone change, or when full): O(1), by starting a new epoch;
   /// the table is cleared only when the epoch counter wraps around.
   mutating func removeAll() {
+    if seenCount > 0 {
+      seenParents.withUnsafeMutableBufferPointer { bits in
+        for i in bits.indices { bits[i] = 0 }
+      }
+      seenCount = 0
+    }
     guard entryCount > 0 else { return }
     emptyings += 1
     epoch &+= 1

@@ -4,8 +4,9 @@ import FenceIndex
 extension ZoneEvaluator {
   /// The filed fence lists of the cell holding a coordinate: from the device's memo of its
   /// last cell, from the cache, or made now (from its parent's lists) and filed. `nil` when the
-  /// cache is off, does not serve the coordinate (near a pole or longitude ±180) or cannot hold
-  /// the cell's lists; the caller then searches the index.
+  /// cache is off, does not serve the coordinate (near a pole or longitude ±180), cannot hold
+  /// the cell's lists, or sees the cell's parent for the first time since it was emptied; the
+  /// caller then searches the index.
   ///
   /// Nearly half the fixes of real tracks fall in the cell of the device's previous fix: the
   /// memo answers those without probing the table, whose entries (over a megabyte on the
@@ -35,14 +36,16 @@ extension ZoneEvaluator {
   }
 
   /// The entry answering for the cell `key`: its own, its parent's when the parent has nothing
-  /// to test, or one made now.
+  /// to test, or one made now; `nil` on the first visit to its parent since the cache was
+  /// emptied (see ``ContainmentCellCache/admit(parent:)``), which the index answers.
   @inline(__always)
   private mutating func lookUpOrFileCell(_ key: UInt64) -> ContainmentCellCache.Entry? {
+    let parentKey = ContainmentCellCache.parent(of: key)
+    guard cellCache.admit(parent: parentKey) else { return nil }
     if let entry = cellCache.lookup(key) {
       cellCache.hits += 1
       return entry
     }
-    let parentKey = ContainmentCellCache.parent(of: key)
     let parent = cellCache.lookup(parentKey) ?? fileParent(parentKey)
     // A parent with nothing to test answers for all its cells: no cell of it is filed.
     if let parent, parent.testCount == 0 {
@@ -180,6 +183,12 @@ extension ZoneEvaluator {
   public var cellCacheStatistics: (hits: Int, fills: Int) {
     (cellCache.hits, cellCache.fills)
   }
+
+  /// Fixes that were the first to reach their cell's parent since the cache was last emptied,
+  /// answered by the index without filing anything (since the evaluator was made). With
+  /// ``cellCacheStatistics``, every accepted fix is one of: a hit, the fix that filed its cell,
+  /// or one of these.
+  public var cellCacheFirstVisits: Int { cellCache.firstVisits }
 }
 
 /// A device's last cell: the entry that answered for it, valid while the cache has not been

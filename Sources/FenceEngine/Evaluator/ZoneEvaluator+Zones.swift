@@ -103,14 +103,22 @@ extension ZoneEvaluator {
   /// A zone that passed validation, with its prepared polygons (GEOS backend) by fence index.
   struct ValidatedZone {
     var zone: Zone
+    /// One per fence with the GEOS backend; empty with the native one.
     var prepared: [PreparedShape?]
+
+    func prepared(fence index: Int) -> PreparedShape? {
+      prepared.isEmpty ? nil : prepared[index]
+    }
   }
 
   /// Checks every zone of a load against the spec's rules and the loaded zones.
   func validate(_ zones: [Zone], replacingEverything: Bool) throws -> [ValidatedZone] {
     var zoneIDs = Set<String>(minimumCapacity: zones.count)
-    var elementOwner: [String: String] = [:]
+    // The index in `zones` of the zone that holds each fence or GEOLINE id of the load.
+    var elementOwner: [String: Int] = [:]
     elementOwner.reserveCapacity(zones.count)
+    // A first load into an empty evaluator has no loaded ids to compare with.
+    let hasLoadedElements = !elementSlotByID.isEmpty
     for zone in zones {
       guard !zone.id.isEmpty else { throw ZoneError(zone: zone.id, fault: .emptyZoneID) }
       guard zoneIDs.insert(zone.id).inserted else {
@@ -120,19 +128,18 @@ extension ZoneEvaluator {
     var result: [ValidatedZone] = []
     result.reserveCapacity(zones.count)
     var context = geosContext
-    for zone in zones {
+    for (zoneIndex, zone) in zones.enumerated() {
       try Self.validateRules(of: zone)
       guard !zone.fences.isEmpty || !zone.geolines.isEmpty else {
         throw ZoneError(zone: zone.id, fault: .noFencesOrGeolines)
       }
-      let ids = zone.fences.map(\.id) + zone.geolines.map(\.id)
-      for id in ids {
+      func claim(_ id: String) throws {
         guard !id.isEmpty else { throw ZoneError(zone: zone.id, fence: id, fault: .emptyFenceID) }
-        if let other = elementOwner[id] {
-          throw ZoneError(zone: zone.id, fence: id, fault: .duplicateFenceID(otherZone: other))
+        if let other = elementOwner.updateValue(zoneIndex, forKey: id) {
+          throw ZoneError(
+            zone: zone.id, fence: id, fault: .duplicateFenceID(otherZone: zones[other].id))
         }
-        elementOwner[id] = zone.id
-        if let slot = elementSlotByID[id], let element = elements[Int(slot)] {
+        if hasLoadedElements, let slot = elementSlotByID[id], let element = elements[Int(slot)] {
           let owner = zoneID(at: element.zone)
           // Ids of zones this load replaces are free again.
           if !replacingEverything, !zoneIDs.contains(owner) {
@@ -140,8 +147,12 @@ extension ZoneEvaluator {
           }
         }
       }
-      var prepared: [PreparedShape?] = Array(repeating: nil, count: zone.fences.count)
+      for fence in zone.fences { try claim(fence.id) }
+      for geoline in zone.geolines { try claim(geoline.id) }
+      // Empty with the native backend (no allocation per zone); else one entry per fence.
+      var prepared: [PreparedShape?] = []
       if configuration.predicateBackend == .geosPrepared {
+        prepared = Array(repeating: nil, count: zone.fences.count)
         for (index, fence) in zone.fences.enumerated() {
           guard case .polygon(let shape) = fence.area else { continue }
           do {
@@ -212,17 +223,24 @@ extension ZoneEvaluator {
       addSequence += 1
       addedSequence = addSequence
     }
-    // Fence ranks: the position of each fence among the zone's fences sorted by id.
-    let order = zone.fences.indices.sorted { zone.fences[$0].id < zone.fences[$1].id }
-    var rank = Array(repeating: Int32(0), count: zone.fences.count)
-    for (position, index) in order.enumerated() { rank[index] = Int32(position) }
+    // Fence ranks: the position of each fence among the zone's fences sorted by id (a zone of
+    // one fence, the common case, needs no sort).
+    var rank: [Int32] = []
+    if zone.fences.count > 1 {
+      let order = zone.fences.indices.sorted { zone.fences[$0].id < zone.fences[$1].id }
+      rank = Array(repeating: Int32(0), count: zone.fences.count)
+      for (position, index) in order.enumerated() { rank[index] = Int32(position) }
+    }
 
     var fenceSlots: [Int32] = []
+    fenceSlots.reserveCapacity(zone.fences.count)
     var geolineSlots: [Int32] = []
     for (index, fence) in zone.fences.enumerated() {
       let element = Element(
         id: fence.id, zone: zoneSlot,
-        shape: .fence(fence.area, rank: rank[index], prepared: validated.prepared[index]),
+        shape: .fence(
+          fence.area, rank: rank.isEmpty ? 0 : rank[index],
+          prepared: validated.prepared(fence: index)),
         box: fence.area.boundingBox)
       fenceSlots.append(
         place(element, reusing: reusable.removeValue(forKey: fence.id), batch: &batch))

@@ -101,21 +101,45 @@ struct JSONTape: Sendable {
     return found
   }
 
+  /// Objects with at most this many members have their keys compared pairwise for duplicates.
+  static let pairwiseKeyLimit = 16
+
   /// The first key that an object at or under `index` holds twice, with the path to that
   /// object (member names and `[i]` indexes from `index`, empty for `index` itself), or `nil`.
   ///
   /// - Parameter skipping: member names whose values are not searched (GeoJSON `coordinates`,
-  ///   millions of numbers and no objects).
-  func firstDuplicateKey(under index: Int, skipping: Set<String> = []) -> (path: [String], key: String)? {
+  ///   millions of numbers and no objects); a short list, compared one by one.
+  func firstDuplicateKey(under index: Int, skipping: [String] = []) -> (path: [String], key: String)? {
     switch kinds[index] {
     case .object:
-      var seen = Set<String>()
-      var child = index + 1
       let stop = end(index)
+      var memberCount = 0
+      var child = index + 1
       while child < stop {
-        let key = strings[Int(payloads[child])]
-        if !seen.insert(key).inserted { return ([], key) }
+        memberCount += 1
         child = end(child + 1)
+      }
+      if memberCount <= Self.pairwiseKeyLimit {
+        // Objects of GeoJSON features hold a handful of members: comparing the keys pairwise
+        // is several times cheaper than hashing every key into a set.
+        var first = index + 1
+        while first < stop {
+          let key = strings[Int(payloads[first])]
+          var second = end(first + 1)
+          while second < stop {
+            if strings[Int(payloads[second])] == key { return ([], key) }
+            second = end(second + 1)
+          }
+          first = end(first + 1)
+        }
+      } else {
+        var seen = Set<String>(minimumCapacity: memberCount)
+        child = index + 1
+        while child < stop {
+          let key = strings[Int(payloads[child])]
+          if !seen.insert(key).inserted { return ([], key) }
+          child = end(child + 1)
+        }
       }
       child = index + 1
       while child < stop {

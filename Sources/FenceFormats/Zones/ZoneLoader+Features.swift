@@ -85,7 +85,7 @@ extension ZoneLoading {
     if let dataNode = property("customData"), tape.kind(dataNode) == .object {
       customData = tape.object(dataNode)
     } else {
-      for (key, valueNode) in properties where !ZoneLoader.reservedProperties.contains(key) {
+      for (key, valueNode) in properties where !ZoneLoader.isReserved(key) {
         customData[key] = tape.value(valueNode)
       }
     }

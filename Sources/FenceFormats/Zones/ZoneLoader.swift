@@ -66,6 +66,17 @@ public enum ZoneLoader {
     "exitConfirmations", "direction", "zone", "id", "radius",
   ]
 
+  /// Whether the loader interprets a property (``reservedProperties``), without hashing it:
+  /// asked for every property of every feature.
+  static func isReserved(_ key: String) -> Bool {
+    switch key {
+    case "zoneName", "minimumRetriggerTime", "dwell", "checkOut", "initialTrigger",
+      "exitHysteresis", "exitConfirmations", "direction", "zone", "id", "radius":
+      true
+    default: false
+    }
+  }
+
   /// The zone rules a feature's properties or the `zones` member may set.
   static let ruleKeys = [
     "zoneName", "minimumRetriggerTime", "dwell", "checkOut", "initialTrigger", "exitHysteresis",
@@ -145,7 +156,12 @@ struct ZoneLoading {
       let got = tape.member(0, "features").map { tape.describe($0) } ?? "nothing"
       throw error("expected an array of features, got \(got)", property: "features")
     }
-    for (index, node) in tape.elements(featuresNode).enumerated() {
+    let features = tape.elements(featuresNode)
+    // Most files hold one zone per feature: grown once, not by doubling through the load.
+    drafts.reserveCapacity(features.count)
+    draftIndex.reserveCapacity(features.count)
+    fenceOwners.reserveCapacity(features.count)
+    for (index, node) in features.enumerated() {
       try loadFeature(node, index: index)
     }
     if let zonesNode = tape.member(0, "zones") {

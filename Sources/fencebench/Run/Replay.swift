@@ -46,7 +46,7 @@ struct Replay {
 
     // Zones.
     let loadStart = MonotonicClock.nanoseconds()
-    let zones = try ZoneLoader.loadZones(contentsOf: command.zoneFiles, options: command.zoneOptions.loadOptions)
+    var zones = try ZoneLoader.loadZones(contentsOf: command.zoneFiles, options: command.zoneOptions.loadOptions)
     summary.loadSeconds = MonotonicClock.seconds(since: loadStart)
     summary.zones = zones.count
     summary.fences = zones.reduce(0) { $0 + $1.fences.count }
@@ -56,6 +56,8 @@ struct Replay {
     var evaluator = try ZoneEvaluator(configuration: command.engineConfiguration, zones: zones)
     summary.indexBuildSeconds = MonotonicClock.seconds(since: buildStart)
     if command.compareGEOS { comparison = try GEOSComparison(zones: zones) }
+    // The evaluator holds the zones; the loaded array is only kept for the map.
+    if command.map == nil { zones = [] }
 
     // Tracks.
     var options = TrackReadOptions()
@@ -181,6 +183,11 @@ struct Replay {
     if let mapTemporary, let path = command.map { try OutputPaths.commit(mapTemporary, to: path) }
     succeeded = true
     summary.peakMemoryBytes = peakMemoryBytes()
+    // The process exits right after the summary: its memory goes back to the system at once,
+    // instead of a million zones and fences being freed one by one on return (0.7-4 s at a
+    // million fences, time no user waits for).
+    LeftUntilExit.keep(evaluator)
+    LeftUntilExit.keep(zones)
     return summary
   }
 
