@@ -138,11 +138,17 @@ public struct ZoneEvaluator {
   ///
   /// Handles are valid only in the evaluator that issued them (and its copies).
   public mutating func handle(forDevice name: String) -> DeviceHandle {
-    if let slot = deviceSlotByName[name] { return DeviceHandle(slot: slot) }
-    let slot = Int32(devices.count)
-    devices.append(DeviceState(name: name))
-    deviceSlotByName[name] = slot
+    let next = Int32(devices.count)
+    let slot = deviceSlotByName.interned(name, next: next)
+    if slot == next { devices.append(DeviceState(name: name)) }
     return DeviceHandle(slot: slot)
+  }
+
+  /// Makes room for `count` devices in all, so that registering them does not grow the
+  /// device tables step by step (a caller that knows its fleet, such as a replay of a file).
+  public mutating func reserveCapacity(devices count: Int) {
+    devices.reserveCapacity(count)
+    deviceSlotByName.reserveCapacity(count)
   }
 
   /// The number of devices seen so far (including devices whose fixes were all rejected).

@@ -299,7 +299,7 @@ final class CSVTrackParser: TrackParser {
       lastDeviceCapacity = count
       lastDeviceBytes = .allocate(capacity: count)
     }
-    guard let name = String(validating: bytes, as: UTF8.self) else { return nil }
+    guard let name = UTF8Text.string(bytes) else { return nil }
     if let base = bytes.baseAddress { lastDeviceBytes.update(from: base, count: count) }
     lastDeviceCount = count
     lastDevice = name

@@ -22,6 +22,8 @@ public struct FixTable: RandomAccessCollection, Sendable {
   /// Distinct device names; rows refer to them by index.
   public private(set) var devices: [String] = []
   private var deviceIndex: [String: Int32] = [:]
+  /// The device of the last fix appended.
+  private var lastDevice: Int32?
   /// Rows skipped while reading, over all files (see ``issues``).
   public internal(set) var skippedRowCount = 0
   /// The first skipped rows of each file.
@@ -32,12 +34,14 @@ public struct FixTable: RandomAccessCollection, Sendable {
   /// Appends a fix at the end.
   public mutating func append(_ fix: LocationFix) {
     let device: Int32
-    if let index = deviceIndex[fix.device] {
-      device = index
+    if let last = lastDevice, devices[Int(last)] == fix.device {
+      // Rows of one device often come together (a GPX track, a file per vessel).
+      device = last
     } else {
-      device = Int32(devices.count)
-      devices.append(fix.device)
-      deviceIndex[fix.device] = device
+      let next = Int32(devices.count)
+      device = deviceIndex.interned(fix.device, next: next)
+      if device == next { devices.append(fix.device) }
+      lastDevice = device
     }
     rows.append(
       Row(
@@ -49,8 +53,19 @@ public struct FixTable: RandomAccessCollection, Sendable {
   /// Sorts the fixes by time, keeping the order of appending among equal times (a stable
   /// sort: ties are broken by ``Row/sequence``, set by ``append(_:)``).
   ///
-  /// - Complexity: O(*n* log *n*).
+  /// - Complexity: O(*n*) when the fixes are already in time order (rows appended in order
+  ///   have increasing sequences, so equal times are already stable), else O(*n* log *n*).
   public mutating func sortByTime() {
+    // Files written in time order (most recorders and exports) need no sort: one pass tells.
+    var isSorted = true
+    rows.withUnsafeBufferPointer { rows in
+      var k = 1
+      while k < rows.count, isSorted {
+        isSorted = rows[k - 1].time <= rows[k].time
+        k += 1
+      }
+    }
+    if isSorted { return }
     rows.sort { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
   }
 

@@ -110,6 +110,7 @@ struct Replay {
       summary.rowsSkipped = table.skippedRowCount
       issues = table.issues
       lastTime = table.last?.time
+      evaluator.reserveCapacity(devices: table.devices.count)
       var start = 0
       while start < table.count {
         let end = min(start + Self.batchSize, table.count)
