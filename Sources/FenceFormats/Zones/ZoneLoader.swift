@@ -161,8 +161,10 @@ struct ZoneLoading {
     drafts.reserveCapacity(features.count)
     draftIndex.reserveCapacity(features.count)
     fenceOwners.reserveCapacity(features.count)
-    for (index, node) in features.enumerated() {
-      try loadFeature(node, index: index)
+    if features.count < Self.parallelFeatureThreshold || !loadFeaturesInParallel(features) {
+      for (index, node) in features.enumerated() {
+        try loadFeature(node, index: index)
+      }
     }
     if let zonesNode = tape.member(0, "zones") {
       try loadZonesMember(zonesNode)

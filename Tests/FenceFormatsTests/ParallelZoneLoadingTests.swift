@@ -1,0 +1,102 @@
+import FenceEngine
+import Foundation
+import Testing
+
+@testable import FenceFormats
+
+/// Large zone files are read in parts on several threads (`loadFeaturesInParallel`): the zones
+/// must be exactly those of reading every feature in order, and every error the one that
+/// reading finds.
+@Suite struct ParallelZoneLoadingTests {
+  /// `count` features: circles, polygons and GEOLINEs in 9 zones that span the whole file (so
+  /// the shared zones have features in every part), with rules and custom data given by
+  /// several features, plus one zone of its own for every other feature.
+  static func collection(count: Int, extraFeature: String? = nil, at extraIndex: Int = 0) -> String {
+    var features: [String] = []
+    for index in 0..<count {
+      let lat = 40.0 + Double(index % 100) * 0.001
+      let lon = -74.0 + Double(index / 100) * 0.001
+      let isShared = index < 100 || index % 97 == 0
+      let zone = isShared ? "\"zone\":\"shared-\(index % 9)\"," : ""
+      let rules = index % 9 == 3 ? "\"dwell\":60,\"minimumRetriggerTime\":30," : ""
+      let data =
+        (index % 5 == 0 ? "\"key\(index % 3)\":\"value\(index % 3)\"," : "")
+        + (isShared && index >= 1_000 ? "\"late\":true," : "")
+      let geometry: String
+      switch index % 3 {
+      case 0:
+        geometry = "{\"type\":\"Point\",\"coordinates\":[\(lon),\(lat)]}"
+      case 1:
+        let d = 0.0003
+        geometry = "{\"type\":\"Polygon\",\"coordinates\":[[[\(lon),\(lat)],[\(lon + d),\(lat)],[\(lon + d),\(lat + d)],[\(lon),\(lat + d)],[\(lon),\(lat)]]]}"
+      default:
+        geometry = "{\"type\":\"LineString\",\"coordinates\":[[\(lon),\(lat)],[\(lon + 0.0005),\(lat + 0.0005)]]}"
+      }
+      // Names are custom data too: only zones of one feature get one.
+      let name = isShared ? "\"kind\":\"shared\"" : "\"name\":\"n\(index)\""
+      let radius = index % 3 == 0 && index % 2 == 0 ? "\"radius\":\(50 + index % 7)," : ""
+      features.append(
+        "{\"type\":\"Feature\",\"id\":\"f\(index)\",\"properties\":{\(zone)\(rules)\(data)\(radius)\(name)},\"geometry\":\(geometry)}")
+      if let extraFeature, index == extraIndex { features.append(extraFeature) }
+    }
+    return "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}"
+  }
+
+  /// The zones of `text` read with parts (`parallel`) or feature by feature.
+  static func load(_ text: String, parallel: Bool) throws -> [Zone] {
+    let tape = try JSONReader.tape(Array(text.utf8))
+    var loading = try ZoneLoading(tape: tape, file: "test.geojson", options: ZoneLoadOptions())
+    let featuresNode = try #require(tape.member(0, "features"))
+    let features = tape.elements(featuresNode)
+    if parallel {
+      // Three parts whatever the machine's processors.
+      let joined = loading.loadFeaturesInParallel(features, parts: 3)
+      #expect(joined)
+    } else {
+      for (index, node) in features.enumerated() { try loading.loadFeature(node, index: index) }
+    }
+    return try loading.drafts.map { try loading.makeZone($0) }
+  }
+
+  @Test func partsGiveTheZonesOfOneReading() throws {
+    let text = Self.collection(count: 5_000)
+    let parallel = try Self.load(text, parallel: true)
+    let sequential = try Self.load(text, parallel: false)
+    // 100 features in the first, then every 97th: 150 in 9 shared zones.
+    #expect(parallel.count == 9 + 4_850)
+    #expect(parallel == sequential)
+    // And the public entry point (which takes the parallel path for this many features).
+    let loaded = try ZoneLoader.loadZones(from: Array(text.utf8), file: "test.geojson")
+    #expect(loaded == sequential)
+    // shared-3: features 3, 12, …, 93, then 291, 1,164, 2,037, 2,910, 3,783 and 4,656 (97 k
+    // with k ≡ 3 mod 9); "kind" from feature 3, "key0" from 30, "late" from 1,164.
+    let shared = try #require(loaded.first { $0.id == "shared-3" })
+    #expect(shared.rules.dwell == 60)
+    #expect(shared.fences.count + shared.geolines.count == 11 + 6)
+    #expect(shared.customData.members.map(\.key) == ["kind", "key0", "late"])
+  }
+
+  /// A conflict between parts, and a bad feature late in the file, give the message of reading
+  /// in order.
+  @Test func errorsAreThoseOfOneReading() throws {
+    let cases: [(feature: String, at: Int, message: String)] = [
+      // The same fence id as feature 10, near the end (in another part).
+      ("{\"type\":\"Feature\",\"id\":\"f10\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[-73,40]}}", 4_500,
+       "fence id \"f10\" is already used by feature 10"),
+      // A different dwell for a zone that feature 3 set to 60.
+      ("{\"type\":\"Feature\",\"id\":\"late\",\"properties\":{\"zone\":\"shared-3\",\"dwell\":90},\"geometry\":{\"type\":\"Point\",\"coordinates\":[-73,40]}}", 4_000,
+       "zone \"shared-3\" gets 90 here but 60 from feature 3"),
+      // A radius out of range in the last part.
+      ("{\"type\":\"Feature\",\"id\":\"bad\",\"properties\":{\"radius\":-1},\"geometry\":{\"type\":\"Point\",\"coordinates\":[-73,40]}}", 4_800,
+       "expected a number of metres above 0"),
+    ]
+    for (feature, at, message) in cases {
+      let text = Self.collection(count: 5_000, extraFeature: feature, at: at)
+      let error = #expect(throws: ZoneLoadError.self) {
+        try ZoneLoader.loadZones(from: Array(text.utf8), file: "test.geojson")
+      }
+      #expect(error?.featureIndex == at + 1, "\(feature)")
+      #expect(error.map { "\($0)" }?.contains(message) == true, "\(String(describing: error))")
+    }
+  }
+}
