@@ -50,7 +50,9 @@ import Testing
     let features = tape.elements(featuresNode)
     if parallel {
       // Three parts whatever the machine's processors.
-      let joined = loading.loadFeaturesInParallel(features, parts: 3)
+      let joined = loading.loadFeaturesInParallel(
+        count: features.count, parts: 3,
+        load: { loading, index in try loading.loadFeature(features[index], index: index) })
       #expect(joined)
     } else {
       for (index, node) in features.enumerated() { try loading.loadFeature(node, index: index) }
@@ -98,5 +100,61 @@ import Testing
       #expect(error?.featureIndex == at + 1, "\(feature)")
       #expect(error.map { "\($0)" }?.contains(message) == true, "\(String(describing: error))")
     }
+  }
+
+  /// The layout scan cuts out each feature, whatever its strings and brackets hold.
+  @Test func theLayoutFindsEveryFeature() throws {
+    let text = #" { "type" : "FeatureCollection", "features" : [ {"a":"]},[\"x"} ,["q",{"b":[1,{"c":"\"]"}]}], 7, "s" , null ] , "zones": {"z":{"dwell":1}} } "#
+    let bytes = Array(text.utf8)
+    let layout = try #require(bytes.withUnsafeBufferPointer { FeatureCollectionLayout($0) })
+    let features = layout.features.map { String(decoding: bytes[$0], as: UTF8.self) }
+    #expect(features == [#"{"a":"]},[\"x"}"#, #"["q",{"b":[1,{"c":"\"]"}]}]"#, "7", #""s""#, "null"])
+    #expect(String(decoding: bytes[layout.featuresArray], as: UTF8.self).hasPrefix("[ {"))
+    #expect(String(decoding: bytes[layout.featuresArray], as: UTF8.self).hasSuffix("null ]"))
+  }
+
+  /// What the scan does not understand makes it give up (the whole document is then parsed).
+  @Test func theLayoutGivesUpOnWhatItDoesNotUnderstand() {
+    let documents = [
+      #"{"type":"FeatureCollection","feat\u0075res":[]}"#,  // an escaped key
+      #"{"features":[],"features":[]}"#,  // features twice
+      #"{"features":[{"a":1}"#,  // cut short
+      #"{"features":[{"a":1}]} x"#,  // something after the document
+      #"{"features":[{"a":1},]}"#,  // a trailing comma
+      #"{"type":"FeatureCollection"}"#,  // no features
+      #"["features"]"#,  // not an object
+      "{\"features\":[" + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "]}",
+    ]
+    for document in documents {
+      let layout = Array(document.utf8).withUnsafeBufferPointer { FeatureCollectionLayout($0) }
+      #expect(layout == nil, "\(document)")
+    }
+  }
+
+  /// A file read feature by feature gives the zones of parsing it whole, a top-level `zones`
+  /// member included; a JSON error inside a feature keeps its line and column.
+  @Test func readingFeatureByFeatureGivesTheZonesOfTheWholeDocument() throws {
+    var text = Self.collection(count: 5_000)
+    text.removeLast()
+    text += #","zones":{"shared-4":{"dwell":120,"customData":{"team":"b"}}}}"#
+    let bytes = Array(text.utf8)
+    #expect(bytes.count < ZoneLoading.splitThreshold)  // so that loadZones(from:) parses it whole
+    let split = try #require(bytes.withUnsafeBufferPointer {
+      ZoneLoading.loadSplit($0, file: "test.geojson", options: ZoneLoadOptions())
+    })
+    let whole = try ZoneLoader.loadZones(from: bytes, file: "test.geojson")
+    #expect(split == whole)
+    #expect(whole.first { $0.id == "shared-4" }?.rules.dwell == 120)
+    // Past the threshold (padding in a top-level member) the public entry reads it split.
+    var large = text
+    large.removeLast()
+    large += #","padding":""# + String(repeating: " ", count: ZoneLoading.splitThreshold) + "\"}"
+    #expect(try ZoneLoader.loadZones(from: Array(large.utf8), file: "test.geojson") == whole)
+    // A bad number in feature 4,000 (line 4,002 of the file): the whole document's message.
+    let broken = large.replacingOccurrences(of: #""id":"f3999","#, with: #""id":"f3999","x":01,"#)
+    let error = #expect(throws: ZoneLoadError.self) {
+      try ZoneLoader.loadZones(from: Array(broken.utf8), file: "test.geojson")
+    }
+    #expect(error.map { "\($0)" }?.contains("invalid JSON at line 4001, column") == true, "\(String(describing: error))")
   }
 }

@@ -17,12 +17,11 @@ extension ZoneEvaluator {
   /// order).
   ///
   /// - Complexity: O(*n*) for *n* zones (one packing and one full traversal of a scratch tree).
-  static func spatialOrder(of zones: [ValidatedZone]) -> [Int] {
+  static func spatialOrder(of zones: [Zone]) -> [Int] {
     guard zones.count >= spatialOrderThreshold else { return Array(zones.indices) }
     var items: [(id: Int32, box: BoundingBox)] = []
     items.reserveCapacity(zones.count)
-    for (index, validated) in zones.enumerated() {
-      let zone = validated.zone
+    for (index, zone) in zones.enumerated() {
       guard let box = zone.fences.first?.area.boundingBox ?? zone.geolines.first?.line.boundingBox
       else { continue }
       items.append((Int32(index), box))

@@ -43,9 +43,11 @@ extension ZoneEvaluator {
   ///   for a million circle zones in a release build).
   public mutating func add(_ zones: [Zone]) throws {
     let prepared = try validate(zones, replacingEverything: false)
-    reserveCapacity(adding: prepared)
+    reserveCapacity(adding: zones)
     var batch = RemovalBatch()
-    for index in Self.spatialOrder(of: prepared) { apply(prepared[index], batch: &batch) }
+    for index in Self.spatialOrder(of: zones) {
+      apply(zones[index], prepared: prepared.isEmpty ? [] : prepared[index], batch: &batch)
+    }
     finish(batch)
     zoneGeneration += 1
   }
@@ -57,24 +59,26 @@ extension ZoneEvaluator {
   /// - Throws: ``ZoneError`` as ``add(_:)-([Zone])``; nothing changes then.
   public mutating func replaceAll(with zones: [Zone]) throws {
     let prepared = try validate(zones, replacingEverything: true)
-    reserveCapacity(adding: prepared)
+    reserveCapacity(adding: zones)
     var batch = RemovalBatch()
     var keep = Set<String>()
     for zone in zones { keep.insert(zone.id) }
     for (id, slot) in zoneSlotByID where !keep.contains(id) {
       removeZone(slot: slot, batch: &batch)
     }
-    for index in Self.spatialOrder(of: prepared) { apply(prepared[index], batch: &batch) }
+    for index in Self.spatialOrder(of: zones) {
+      apply(zones[index], prepared: prepared.isEmpty ? [] : prepared[index], batch: &batch)
+    }
     finish(batch)
     zoneGeneration += 1
   }
 
   /// Grows the id tables once for a load, rather than by doubling during it.
-  private mutating func reserveCapacity(adding zones: [ValidatedZone]) {
+  private mutating func reserveCapacity(adding zones: [Zone]) {
     guard zones.count >= Self.spatialOrderThreshold else { return }
     var elementCount = 0
-    for validated in zones {
-      elementCount += validated.zone.fences.count + validated.zone.geolines.count
+    for zone in zones {
+      elementCount += zone.fences.count + zone.geolines.count
     }
     zoneSlotByID.reserveCapacity(zoneSlotByID.count + zones.count)
     elementSlotByID.reserveCapacity(elementSlotByID.count + elementCount)
@@ -100,19 +104,12 @@ extension ZoneEvaluator {
 
   // MARK: - Validation
 
-  /// A zone that passed validation, with its prepared polygons (GEOS backend) by fence index.
-  struct ValidatedZone {
-    var zone: Zone
-    /// One per fence with the GEOS backend; empty with the native one.
-    var prepared: [PreparedShape?]
-
-    func prepared(fence index: Int) -> PreparedShape? {
-      prepared.isEmpty ? nil : prepared[index]
-    }
-  }
-
   /// Checks every zone of a load against the spec's rules and the loaded zones.
-  func validate(_ zones: [Zone], replacingEverything: Bool) throws -> [ValidatedZone] {
+  ///
+  /// - Returns: with the GEOS backend, each zone's prepared polygons by fence index (`nil` for
+  ///   circles); with the native backend, nothing (an empty array: no copy of the zones and no
+  ///   allocation per zone, which a million-zone load would hold at its peak).
+  func validate(_ zones: [Zone], replacingEverything: Bool) throws -> [[PreparedShape?]] {
     var zoneIDs = Set<String>(minimumCapacity: zones.count)
     // The index in `zones` of the zone that holds each fence or GEOLINE id of the load.
     var elementOwner: [String: Int] = [:]
@@ -125,8 +122,9 @@ extension ZoneEvaluator {
         throw ZoneError(zone: zone.id, fault: .duplicateZoneID)
       }
     }
-    var result: [ValidatedZone] = []
-    result.reserveCapacity(zones.count)
+    let preparing = configuration.predicateBackend == .geosPrepared
+    var result: [[PreparedShape?]] = []
+    if preparing { result.reserveCapacity(zones.count) }
     var context = geosContext
     for (zoneIndex, zone) in zones.enumerated() {
       try Self.validateRules(of: zone)
@@ -149,10 +147,8 @@ extension ZoneEvaluator {
       }
       for fence in zone.fences { try claim(fence.id) }
       for geoline in zone.geolines { try claim(geoline.id) }
-      // Empty with the native backend (no allocation per zone); else one entry per fence.
-      var prepared: [PreparedShape?] = []
-      if configuration.predicateBackend == .geosPrepared {
-        prepared = Array(repeating: nil, count: zone.fences.count)
+      if preparing {
+        var prepared: [PreparedShape?] = Array(repeating: nil, count: zone.fences.count)
         for (index, fence) in zone.fences.enumerated() {
           guard case .polygon(let shape) = fence.area else { continue }
           do {
@@ -162,8 +158,8 @@ extension ZoneEvaluator {
             throw ZoneError(zone: zone.id, fence: fence.id, fault: .unpreparableShape("\(error)"))
           }
         }
+        result.append(prepared)
       }
-      result.append(ValidatedZone(zone: zone, prepared: prepared))
     }
     return result
   }
@@ -199,11 +195,12 @@ extension ZoneEvaluator {
     var rescheduled: [Int32] = []
   }
 
-  mutating func apply(_ validated: ValidatedZone, batch: inout RemovalBatch) {
-    if validated.prepared.contains(where: { $0 != nil }), geosContext == nil {
-      geosContext = validated.prepared.lazy.compactMap { $0?.context }.first
+  /// Puts a validated zone in place; `prepared` holds its prepared polygons by fence index
+  /// (GEOS backend) or is empty.
+  mutating func apply(_ zone: Zone, prepared: [PreparedShape?], batch: inout RemovalBatch) {
+    if geosContext == nil, let context = prepared.lazy.compactMap({ $0?.context }).first {
+      geosContext = context
     }
-    let zone = validated.zone
     let zoneSlot: Int32
     var addedSequence: UInt64
     var reusable: [String: Int32] = [:]
@@ -240,7 +237,7 @@ extension ZoneEvaluator {
         id: fence.id, zone: zoneSlot,
         shape: .fence(
           fence.area, rank: rank.isEmpty ? 0 : rank[index],
-          prepared: validated.prepared(fence: index)),
+          prepared: prepared.isEmpty ? nil : prepared[index]),
         box: fence.area.boundingBox)
       fenceSlots.append(
         place(element, reusing: reusable.removeValue(forKey: fence.id), batch: &batch))

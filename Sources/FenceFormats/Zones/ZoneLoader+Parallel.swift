@@ -9,8 +9,9 @@ extension ZoneLoading {
   /// fix batches).
   static var parallelParts: Int { FixBatchReader.parallelParts }
 
-  /// Loads the features in `features` (tape nodes, in file order) in consecutive parts, one
-  /// thread each, then joins the parts in file order into this loading's drafts.
+  /// Loads features `0..<count` (in file order; `load` reads feature `index` into the loading
+  /// it is given) in consecutive parts, one thread each, then joins the parts in file order
+  /// into this loading's drafts.
   ///
   /// Each part reads its features exactly as ``loadFeature(_:index:)`` does (shapes built and
   /// validated, GEOS with its own context), into drafts of its own. Joining them gives the
@@ -18,15 +19,19 @@ extension ZoneLoading {
   /// fences and GEOLINEs in file order, custom data keys in the order first given, each setting
   /// and custom data key with its first source.
   ///
+  /// After it, the fence ids seen are forgotten (``fenceOwners`` is empty): only features read
+  /// later would need them.
+  ///
   /// - Returns: `false`, changing nothing, when any part met an error or the parts conflict (a
   ///   fence id in two parts, a zone setting or custom data key given two values). The caller
   ///   then reads every feature in order, which finds the first fault in the file and words it
   ///   as always; a file with an error costs a second reading, a correct one none. Also `false`
   ///   when there are too few features (or `wanted` processors) for two parts.
-  mutating func loadFeaturesInParallel(_ features: [Int], parts wanted: Int = Self.parallelParts)
-    -> Bool
-  {
-    let partCount = min(wanted, max(1, features.count / (Self.parallelFeatureThreshold / 2)))
+  mutating func loadFeaturesInParallel(
+    count: Int, parts wanted: Int = Self.parallelParts,
+    load: @escaping @Sendable (inout ZoneLoading, Int) throws -> Void
+  ) -> Bool {
+    let partCount = min(wanted, max(1, count / (Self.parallelFeatureThreshold / 2)))
     guard partCount > 1 else { return false }
     var template = self
     template.drafts = []
@@ -40,13 +45,11 @@ extension ZoneLoading {
     defer { parts.deinitialize().deallocate() }
     DispatchQueue.concurrentPerform(iterations: partCount) { part in
       var loading = start
-      let range = (features.count * part / partCount)..<(features.count * (part + 1) / partCount)
-      loading.drafts.reserveCapacity(range.count)
-      loading.draftIndex.reserveCapacity(range.count)
-      loading.fenceOwners.reserveCapacity(range.count)
+      let range = (count * part / partCount)..<(count * (part + 1) / partCount)
+      loading.reserveCapacity(features: range.count)
       for index in range {
         do {
-          try loading.loadFeature(features[index], index: index)
+          try load(&loading, index)
         } catch {
           return
         }
@@ -55,24 +58,34 @@ extension ZoneLoading {
       parts[part] = loading
     }
     guard var joined = parts[0] else { return false }
+    // A fence or GEOLINE id of a later part must be in no earlier part: looked up in each
+    // earlier part's table, not inserted into one joined table (the ids are not needed after
+    // the features).
+    var earlierOwners = [joined.fenceOwners]
     for part in 1..<partCount {
-      guard let loading = parts[part], joined.join(loading) else { return false }
+      guard let loading = parts[part] else { return false }
+      for id in loading.fenceOwners.keys {
+        for owners in earlierOwners where owners[id] != nil { return false }
+      }
+      earlierOwners.append(loading.fenceOwners)
+      guard joined.joinDrafts(loading) else { return false }
     }
     drafts = joined.drafts
     draftIndex = joined.draftIndex
-    fenceOwners = joined.fenceOwners
+    fenceOwners = [:]
     return true
   }
 
   /// Adds the drafts of a later part of the file; `false` on a conflict (the state is then of
   /// no use).
-  private mutating func join(_ later: ZoneLoading) -> Bool {
-    for (id, owner) in later.fenceOwners {
-      guard fenceOwners.updateValue(owner, forKey: id) == nil else { return false }
-    }
+  private mutating func joinDrafts(_ later: ZoneLoading) -> Bool {
+    draftIndex.reserveCapacity(draftIndex.count + later.drafts.count)
+    drafts.reserveCapacity(drafts.count + later.drafts.count)
     for draft in later.drafts {
-      guard let index = draftIndex[draft.id] else {
-        draftIndex[draft.id] = drafts.count
+      // One hash: the zone's index, or the next one, stored now, when it is new.
+      let next = drafts.count
+      let index = draftIndex.interned(draft.id, next: next)
+      guard index != next else {
         drafts.append(draft)
         continue
       }

@@ -47,10 +47,17 @@ public enum ZoneLoader {
   public static func loadZones<Bytes: Collection>(
     from bytes: Bytes, file: String? = nil, options: ZoneLoadOptions = ZoneLoadOptions()
   ) throws -> [Zone] where Bytes.Element == UInt8 {
+    // A UTF-8 byte order mark (which some editors write) is not JSON, but harmless.
+    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+    if bytes.count >= ZoneLoading.splitThreshold {
+      let split = bytes.withContiguousStorageIfAvailable { buffer in
+        let body = buffer.starts(with: bom) ? UnsafeBufferPointer(rebasing: buffer[3...]) : buffer
+        return ZoneLoading.loadSplit(body, file: file, options: options)
+      }
+      if let zones = split ?? nil { return zones }
+    }
     let tape: JSONTape
     do {
-      // A UTF-8 byte order mark (which some editors write) is not JSON, but harmless.
-      let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
       tape = bytes.starts(with: bom) ? try JSONReader.tape(Array(bytes.dropFirst(3))) : try JSONReader.tape(bytes)
     } catch {
       throw ZoneLoadError(
@@ -112,7 +119,9 @@ struct ZoneLoading {
     var hasFeatures = false
   }
 
-  let tape: JSONTape
+  /// The document; while features are read one by one (``loadSplit(_:file:options:)``), the
+  /// feature being read.
+  var tape: JSONTape
   let file: String?
   let options: ZoneLoadOptions
   var drafts: [Draft] = []
@@ -137,6 +146,24 @@ struct ZoneLoading {
   }
 
   mutating func load() throws -> [Zone] {
+    let featuresNode = try checkCollection()
+    let features = tape.elements(featuresNode)
+    reserveCapacity(features: features.count)
+    if features.count < Self.parallelFeatureThreshold
+      || !loadFeaturesInParallel(count: features.count, load: { loading, index in
+        try loading.loadFeature(features[index], index: index)
+      })
+    {
+      for (index, node) in features.enumerated() {
+        try loadFeature(node, index: index)
+      }
+    }
+    return try finish()
+  }
+
+  /// Checks the FeatureCollection around the features: its type, keys given twice, and a
+  /// `features` array, whose node it returns.
+  func checkCollection() throws -> Int {
     guard tape.kind(0) == .object else {
       throw error("expected a GeoJSON FeatureCollection object, got \(tape.describe(0))")
     }
@@ -156,16 +183,20 @@ struct ZoneLoading {
       let got = tape.member(0, "features").map { tape.describe($0) } ?? "nothing"
       throw error("expected an array of features, got \(got)", property: "features")
     }
-    let features = tape.elements(featuresNode)
-    // Most files hold one zone per feature: grown once, not by doubling through the load.
-    drafts.reserveCapacity(features.count)
-    draftIndex.reserveCapacity(features.count)
-    fenceOwners.reserveCapacity(features.count)
-    if features.count < Self.parallelFeatureThreshold || !loadFeaturesInParallel(features) {
-      for (index, node) in features.enumerated() {
-        try loadFeature(node, index: index)
-      }
-    }
+    return featuresNode
+  }
+
+  /// Most files hold one zone per feature: the tables grow once, not by doubling through the
+  /// load.
+  mutating func reserveCapacity(features count: Int) {
+    drafts.reserveCapacity(count)
+    draftIndex.reserveCapacity(count)
+    fenceOwners.reserveCapacity(count)
+  }
+
+  /// After the features: the top-level `zones` member, then the zones, in order of first
+  /// appearance.
+  mutating func finish() throws -> [Zone] {
     if let zonesNode = tape.member(0, "zones") {
       try loadZonesMember(zonesNode)
     }
