@@ -204,7 +204,13 @@ extension ZoneEvaluator {
     let zoneSlot: Int32
     var addedSequence: UInt64
     var reusable: [String: Int32] = [:]
-    if let existing = zoneSlotByID[zone.id], let old = zoneSlots[Int(existing)] {
+    // The zone's slot in one hash: an existing one, or the slot a new zone takes (a free slot
+    // or the next), recorded now. No loaded zone holds the candidate, so getting it back means
+    // the id is new.
+    let candidate = freeZoneSlots.last ?? Int32(zoneSlots.count)
+    let mapped = zoneSlotByID.interned(zone.id, next: candidate)
+    if mapped != candidate, let old = zoneSlots[Int(mapped)] {
+      let existing = mapped
       zoneSlot = existing
       addedSequence = zoneCores[Int(existing)].addedSequence
       for slot in old.fenceSlots + old.geolineSlots {
@@ -254,7 +260,7 @@ extension ZoneEvaluator {
     zoneSlots[Int(zoneSlot)] = CompiledZone(
       zone: zone, fenceSlots: fenceSlots, geolineSlots: geolineSlots)
     zoneCores[Int(zoneSlot)] = ZoneCore(zone.rules, addedSequence: addedSequence)
-    zoneSlotByID[zone.id] = zoneSlot
+    if mapped != zoneSlot { zoneSlotByID[zone.id] = zoneSlot }
     // Only a replaced zone can have device state (a new slot's old state was purged).
     if let previous, previous.rules.dwell != nil || zone.rules.dwell != nil {
       batch.rescheduled.append(zoneSlot)
@@ -286,15 +292,18 @@ extension ZoneEvaluator {
     return target
   }
 
-  /// Puts the elements placed by a change into their indexes: one by one for a few, else by
-  /// packing each index again from every live element (O(*n*), no per-item insert).
+  /// Puts the elements placed by a change into their indexes: one by one for a few added to a
+  /// loaded index, else (and always into an empty one) by packing each index again from every
+  /// live element (O(*n*), no per-item insert).
   private mutating func index(placed: [Int32]) {
     guard !placed.isEmpty else { return }
     var fences = 0
     for slot in placed where elementCores[Int(slot)].kind != .geoline { fences += 1 }
     let geolines = placed.count - fences
     if fences > 0 {
-      if fences > Self.bulkThreshold(fenceIndex.count) {
+      // An empty index is always packed: a first load of a few hundred fences would otherwise
+      // sit in the unsorted tail, scanned box by box on every search.
+      if fenceIndex.isEmpty || fences > Self.bulkThreshold(fenceIndex.count) {
         fenceIndex = RTree(liveItems(where: { $0 != .geoline && $0 != .vacant }))
       } else {
         for slot in placed where elementCores[Int(slot)].kind != .geoline {
@@ -303,7 +312,7 @@ extension ZoneEvaluator {
       }
     }
     if geolines > 0 {
-      if geolines > Self.bulkThreshold(geolineIndex.count) {
+      if geolineIndex.isEmpty || geolines > Self.bulkThreshold(geolineIndex.count) {
         geolineIndex = RTree(liveItems(where: { $0 == .geoline }))
       } else {
         for slot in placed where elementCores[Int(slot)].kind == .geoline {
