@@ -11,8 +11,8 @@ import Testing
     Coordinate(uncheckedLatitude: latitude, longitude: longitude)
   }
 
-  /// The loader's switch over reserved property names says exactly what the public set says.
-  @Test func theReservedPropertySwitchMatchesThePublicSet() {
+  /// The loader's check of reserved property names says exactly what the public set says.
+  @Test func theReservedPropertyCheckMatchesThePublicSet() {
     for key in ZoneLoader.reservedProperties { #expect(ZoneLoader.isReserved(key), "\(key)") }
     for key in ["name", "customData", "Zone", "ID", "radius ", "", "dwellTime", "type"] {
       #expect(!ZoneLoader.isReserved(key), "\(key)")

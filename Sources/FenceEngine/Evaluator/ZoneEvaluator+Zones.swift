@@ -301,9 +301,7 @@ extension ZoneEvaluator {
     for slot in placed where elementCores[Int(slot)].kind != .geoline { fences += 1 }
     let geolines = placed.count - fences
     if fences > 0 {
-      // An empty index is always packed: a first load of a few hundred fences would otherwise
-      // sit in the unsorted tail, scanned box by box on every search.
-      if fenceIndex.isEmpty || fences > Self.bulkThreshold(fenceIndex.count) {
+      if fences > Self.bulkThreshold(fenceIndex.count) {
         fenceIndex = RTree(liveItems(where: { $0 != .geoline && $0 != .vacant }))
       } else {
         for slot in placed where elementCores[Int(slot)].kind != .geoline {
@@ -312,7 +310,7 @@ extension ZoneEvaluator {
       }
     }
     if geolines > 0 {
-      if geolineIndex.isEmpty || geolines > Self.bulkThreshold(geolineIndex.count) {
+      if geolines > Self.bulkThreshold(geolineIndex.count) {
         geolineIndex = RTree(liveItems(where: { $0 == .geoline }))
       } else {
         for slot in placed where elementCores[Int(slot)].kind == .geoline {
@@ -323,7 +321,9 @@ extension ZoneEvaluator {
   }
 
   /// Above this many new items, an index of `count` items is packed again rather than grown.
-  private static func bulkThreshold(_ count: Int) -> Int { max(256, count / 8) }
+  /// An empty index is always packed: a first load of a few hundred fences would otherwise
+  /// sit in the unsorted tail, scanned box by box on every search.
+  private static func bulkThreshold(_ count: Int) -> Int { count == 0 ? 0 : max(256, count / 8) }
 
   /// Every live element of the kinds `isIncluded` accepts, as index items.
   private func liveItems(where isIncluded: (ElementCore.Kind) -> Bool)

@@ -68,7 +68,7 @@ extension ZoneLoading {
         for owners in earlierOwners where owners[id] != nil { return false }
       }
       earlierOwners.append(loading.fenceOwners)
-      guard joined.joinDrafts(loading) else { return false }
+      guard (try? joined.joinDrafts(loading)) != nil else { return false }
     }
     drafts = joined.drafts
     draftIndex = joined.draftIndex
@@ -76,9 +76,13 @@ extension ZoneLoading {
     return true
   }
 
-  /// Adds the drafts of a later part of the file; `false` on a conflict (the state is then of
-  /// no use).
-  private mutating func joinDrafts(_ later: ZoneLoading) -> Bool {
+  /// Adds the drafts of a later part of the file, through the same ``set(_:_:zone:source:error:)``
+  /// and ``merge(_:zone:source:error:)`` that reading in order uses.
+  ///
+  /// - Throws: on a conflict (the state is then of no use; the caller reads in order, which
+  ///   words the conflict).
+  private mutating func joinDrafts(_ later: ZoneLoading) throws {
+    let conflict = ZoneLoadError(file: file, message: "parts of the file conflict")
     draftIndex.reserveCapacity(draftIndex.count + later.drafts.count)
     drafts.reserveCapacity(drafts.count + later.drafts.count)
     for draft in later.drafts {
@@ -90,24 +94,17 @@ extension ZoneLoading {
         continue
       }
       for (key, setting) in draft.settings {
-        if let existing = drafts[index].settings[key] {
-          guard existing.value == setting.value else { return false }
-        } else {
-          drafts[index].settings[key] = setting
-        }
+        try set(key, setting.value, zone: index, source: setting.source) { _ in conflict }
       }
       for (key, value) in draft.customData.members {
-        if let existing = drafts[index].customData[key] {
-          guard existing == value else { return false }
-        } else {
-          drafts[index].customData[key] = value
-          drafts[index].customDataSources[key] = draft.customDataSources[key]
+        guard let source = draft.customDataSources[key] else { throw conflict }
+        try merge(JSONObject([(key: key, value: value)]), zone: index, source: source) { _, _ in
+          conflict
         }
       }
       drafts[index].fences += draft.fences
       drafts[index].geolines += draft.geolines
       drafts[index].hasFeatures = drafts[index].hasFeatures || draft.hasFeatures
     }
-    return true
   }
 }

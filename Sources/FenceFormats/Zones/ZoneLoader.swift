@@ -68,20 +68,16 @@ public enum ZoneLoader {
   }
 
   /// Property names the loader interprets, which therefore never go into `customData`.
-  public static let reservedProperties: Set<String> = [
-    "zoneName", "minimumRetriggerTime", "dwell", "checkOut", "initialTrigger", "exitHysteresis",
-    "exitConfirmations", "direction", "zone", "id", "radius",
-  ]
+  public static let reservedProperties = Set(reservedPropertyList)
 
-  /// Whether the loader interprets a property (``reservedProperties``), without hashing it:
-  /// asked for every property of every feature.
+  /// ``reservedProperties`` as a list: the rule keys, then the keys that place a feature.
+  static let reservedPropertyList = ruleKeys + ["direction", "zone", "id", "radius"]
+
+  /// Whether the loader interprets a property (``reservedProperties``), asked for every
+  /// property of every feature: eleven comparisons of short strings cost less than hashing
+  /// the key.
   static func isReserved(_ key: String) -> Bool {
-    switch key {
-    case "zoneName", "minimumRetriggerTime", "dwell", "checkOut", "initialTrigger",
-      "exitHysteresis", "exitConfirmations", "direction", "zone", "id", "radius":
-      true
-    default: false
-    }
+    reservedPropertyList.contains(key)
   }
 
   /// The zone rules a feature's properties or the `zones` member may set.
