@@ -304,12 +304,8 @@ struct EngineState {
   }
 
   var zoneCounts: CommandAnswer.ZoneCounts {
-    var fences = 0
-    var geolines = 0
-    for zone in evaluator.zones {
-      fences += zone.fences.count
-      geolines += zone.geolines.count
-    }
-    return .init(zones: evaluator.zoneCount, fences: fences, geolines: geolines)
+    .init(
+      zones: evaluator.zoneCount, fences: evaluator.fenceCount,
+      geolines: evaluator.geolineCount)
   }
 }

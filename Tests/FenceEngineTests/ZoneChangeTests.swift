@@ -113,4 +113,57 @@ import Testing
     }
     #expect(events.filter { $0.kind == .checkIn }.map(\.zone) == (0..<10).map { "z\($0 * 10)" })
   }
+
+  @Test func removingABatchDropsEachZonesStateAsRemovingThemOneByOne() throws {
+    let zones = [
+      try circleZone("a-zone"), try circleZone("b-zone", radius: 200),
+      try circleZone("c-zone", radius: 300), try circleZone("d-zone", north: 5000),
+    ]
+    var batched = try ZoneEvaluator(zones: zones)
+    var oneByOne = try ZoneEvaluator(zones: zones)
+    let first = [fix(0), fix(0, device: "b")]
+    #expect(run(&batched, first) == run(&oneByOne, first))
+    let removed = batched.remove(zoneIDs: ["b-zone", "nowhere", "a-zone", "b-zone"])
+    #expect(removed == 2)
+    oneByOne.remove(zoneID: "a-zone")
+    oneByOne.remove(zoneID: "b-zone")
+    #expect(batched.zones.map(\.id) == ["c-zone", "d-zone"])
+    #expect(batched.zoneCount == 2)
+    #expect(batched.fenceCount == 2)
+    #expect(batched.geolineCount == 0)
+    // The removed zones' stays end without a check-out; c-zone's goes on.
+    let later = [fix(10, north: 400), fix(10, north: 400, device: "b"), fix(20, north: 5000)]
+    #expect(run(&batched, later) == [
+      "10 checkOut a c-zone/c-zone-fence in=0 duration=10",
+      "10 checkOut b c-zone/c-zone-fence in=0 duration=10",
+      "20 checkIn a d-zone/d-zone-fence",
+    ])
+    #expect(run(&oneByOne, later) == [
+      "10 checkOut a c-zone/c-zone-fence in=0 duration=10",
+      "10 checkOut b c-zone/c-zone-fence in=0 duration=10",
+      "20 checkIn a d-zone/d-zone-fence",
+    ])
+    #expect(batched.remove(zoneIDs: ["nowhere"]) == 0)
+  }
+
+  @Test func fenceAndGeolineCountsFollowEveryChange() throws {
+    var evaluator = ZoneEvaluator()
+    #expect(evaluator.fenceCount == 0)
+    try evaluator.add([
+      Zone(
+        id: "port",
+        fences: [
+          try .circle(id: "p1", center: at(north: 0, east: 0), radius: 50),
+          try .circle(id: "p2", center: at(north: 900, east: 0), radius: 50),
+        ],
+        geolines: [try geoline("gate", [(0, -100), (0, 100)])]),
+      try circleZone("solo"),
+    ])
+    #expect([evaluator.zoneCount, evaluator.fenceCount, evaluator.geolineCount, evaluator.elementCount] == [2, 3, 1, 4])
+    // Replaced with one fence fewer and no GEOLINE.
+    try evaluator.add(Zone(id: "port", fences: [try .circle(id: "p1", center: at(north: 0, east: 0), radius: 60)]))
+    #expect([evaluator.zoneCount, evaluator.fenceCount, evaluator.geolineCount, evaluator.elementCount] == [2, 2, 0, 2])
+    evaluator.remove(zoneID: "solo")
+    #expect([evaluator.zoneCount, evaluator.fenceCount, evaluator.geolineCount, evaluator.elementCount] == [1, 1, 0, 1])
+  }
 }

@@ -21,6 +21,12 @@ extension ZoneEvaluator {
   /// The number of loaded fences and GEOLINEs.
   public var elementCount: Int { elementSlotByID.count }
 
+  /// The number of loaded fences (circles and polygons), without going through the zones.
+  public var fenceCount: Int { fenceIndex.count }
+
+  /// The number of loaded GEOLINEs, without going through the zones.
+  public var geolineCount: Int { geolineIndex.count }
+
   // MARK: - Changing zones
 
   /// Adds one zone, or replaces the zone with the same id (see ``add(_:)-([Zone])``).
@@ -100,6 +106,25 @@ extension ZoneEvaluator {
     finish(batch)
     zoneGeneration += 1
     return true
+  }
+
+  /// Removes every zone whose id is in `zoneIDs`, in one change: each device's state in them is
+  /// dropped without an event, as by ``remove(zoneID:)``. Ids of no loaded zone (and repeats)
+  /// are ignored.
+  ///
+  /// - Returns: how many zones were removed.
+  /// - Complexity: one pass over the devices for the whole batch; removing *k* zones one by
+  ///   one with ``remove(zoneID:)`` makes *k* passes.
+  @discardableResult
+  public mutating func remove<IDs: Sequence<String>>(zoneIDs: IDs) -> Int {
+    var batch = RemovalBatch()
+    for id in zoneIDs {
+      if let slot = zoneSlotByID[id] { removeZone(slot: slot, batch: &batch) }
+    }
+    guard !batch.zones.isEmpty else { return 0 }
+    finish(batch)
+    zoneGeneration += 1
+    return batch.zones.count
   }
 
   // MARK: - Validation

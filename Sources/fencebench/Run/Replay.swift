@@ -19,6 +19,9 @@ import FenceGeometry
 /// the processor's caches, which on the harbor week cost the engine a quarter of its time with
 /// passes of 4,096 fixes and about a tenth with passes of 65,536.
 ///
+/// With `--zone-changes`, batches end at each change's time and ``ZoneChangeSchedule`` applies
+/// the changes between them, outside the evaluation time.
+///
 /// For `--map`, tracks and events are sampled while the run goes on (``TrackSampler``,
 /// ``EventReservoir``), so the map costs bounded memory whatever the run's length.
 struct Replay {
@@ -31,6 +34,7 @@ struct Replay {
   private var mapTracks: TrackSampler
   private var mapEvents: EventReservoir
   private var comparison: GEOSComparison?
+  private var changes: ZoneChangeSchedule?
   private var progress = ProgressBar(label: "fencebench")
 
   init(command: RunCommand) {
@@ -56,6 +60,11 @@ struct Replay {
     var evaluator = try ZoneEvaluator(configuration: command.engineConfiguration, zones: zones)
     summary.indexBuildSeconds = MonotonicClock.seconds(since: buildStart)
     if command.compareGEOS { comparison = try GEOSComparison(zones: zones) }
+    if let path = command.zoneChanges {
+      changes = ZoneChangeSchedule(
+        file: path,
+        changes: try ZoneChangeReader.read(contentsOf: path, options: command.zoneOptions.loadOptions))
+    }
     // The evaluator holds the zones; the loaded array is only kept for the map.
     if command.map == nil { zones = [] }
 
@@ -85,10 +94,21 @@ struct Replay {
 
     if command.presorted {
       let merger = try PresortedTrackMerger(paths: command.tracks, options: options)
+      // A fix read past a due zone change, held for the next batch.
+      var pending: (LocationFix, Int)?
       while true {
         batch.removeAll(keepingCapacity: true)
         batchDevices.removeAll(keepingCapacity: true)
-        while batch.count < Self.batchSize, let (fix, device) = try merger.nextWithDeviceIndex() {
+        while batch.count < Self.batchSize, let (fix, device) = try pending ?? merger.nextWithDeviceIndex() {
+          pending = nil
+          if let due = changes?.nextTime, fix.time >= due {
+            // A batch holds the fixes of one zone set: end it here, or apply the changes first.
+            guard batch.isEmpty else {
+              pending = (fix, device)
+              break
+            }
+            try changes?.apply(dueBy: fix.time, to: &evaluator)
+          }
           batch.append(fix)
           batchDevices.append(
             handles.handle(forDevice: device, named: fix.device, in: &evaluator))
@@ -113,7 +133,17 @@ struct Replay {
       evaluator.reserveCapacity(devices: table.devices.count)
       var start = 0
       while start < table.count {
-        let end = min(start + Self.batchSize, table.count)
+        var end = min(start + Self.batchSize, table.count)
+        if let due = changes?.nextTime {
+          // A batch holds the fixes of one zone set: apply due changes, or end it before them.
+          if table[start].time >= due {
+            try changes?.apply(dueBy: table[start].time, to: &evaluator)
+            continue
+          }
+          var cut = start + 1
+          while cut < end, table[cut].time < due { cut += 1 }
+          end = cut
+        }
         batch.removeAll(keepingCapacity: true)
         batchDevices.removeAll(keepingCapacity: true)
         for index in start..<end {
@@ -137,6 +167,7 @@ struct Replay {
       evaluationNanoseconds &+= MonotonicClock.nanoseconds() &- start
       try emit(events, writer: writer)
     }
+    try changes?.apply(dueBy: nil, to: &evaluator)
     try comparison?.finish(latency: command.latency)
     progress.finish()
     try writer?.close()
@@ -155,6 +186,7 @@ struct Replay {
       summary.latencyMicroseconds = RunSummary.Latency(histogram)
     }
     summary.compareGEOS = comparison?.summary(engineSeconds: summary.evaluationSeconds)
+    summary.zoneChanges = changes?.summary
     for disagreement in comparison?.disagreements ?? [] {
       let fix = disagreement.fix
       printToStandardError(
@@ -200,6 +232,8 @@ struct Replay {
     with evaluator: inout ZoneEvaluator, events: inout [ZoneEvent], writer: EventWriter?
   ) throws {
     precondition(batch.count == devices.count, "One device handle per fix")
+    let evaluatedBefore = evaluationNanoseconds
+    defer { changes?.count(batch.count, nanoseconds: evaluationNanoseconds &- evaluatedBefore) }
     events.removeAll(keepingCapacity: true)
     // The fixes are read in place: iterating the slice would copy each fix (its device name
     // and optional fields) inside the timed loop.

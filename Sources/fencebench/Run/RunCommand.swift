@@ -39,6 +39,13 @@ struct RunCommand: ParsableCommand {
   @Flag(help: "Trust that each track file is already in time order and stream a merge of them, without reading everything first.")
   var presorted = false
 
+  @Option(
+    name: .customLong("zone-changes"),
+    help: ArgumentHelp(
+      "Apply the timed zone changes of this NDJSON file (add, remove, replaceAll) as the replay reaches their times.",
+      valueName: "file"))
+  var zoneChanges: String?
+
   @OptionGroup(title: "Zone files")
   var zoneOptions: ZoneFileOptions
 
@@ -95,12 +102,16 @@ struct RunCommand: ParsableCommand {
     guard mapGap > 0, mapGap.isFinite else {
       throw ValidationError("--map-gap must be a number of seconds greater than 0, got \(mapGap).")
     }
+    if zoneChanges != nil, compareGEOS {
+      throw ValidationError("--compare-geos compares against one fixed zone set; leave out --zone-changes or --compare-geos.")
+    }
     if let map, !(map.lowercased().hasSuffix(".html") || map.lowercased().hasSuffix(".svg")) {
       throw ValidationError("--map must name an .html or .svg file, for example --map run.html.")
     }
     // Before anything is opened: an output must not overwrite an input or another output.
     try OutputPaths.checkCollisions(
-      inputs: zoneFiles.map { ("--zones", $0) } + tracks.map { ("track file", $0) },
+      inputs: zoneFiles.map { ("--zones", $0) } + tracks.map { ("track file", $0) }
+        + [zoneChanges].compactMap { $0.map { ("--zone-changes", $0) } },
       outputs: [("--events", events), ("--map", map)].compactMap { name, path in path.map { (name, $0) } })
   }
 

@@ -13,7 +13,7 @@ import FenceFormats
 /// (`p50`, `p99`, `p99.9`, `max`; `null` with `--no-latency`), `events`, `eventsByKind`
 /// (every kind), `peakMemoryBytes`, `readRowsPerSecond` (track rows read and sorted per second;
 /// 0 with `--presorted`), `map` when one was written, and `compareGEOS` with `--compare-geos`
-/// (see ``GEOSComparison``).
+/// (see ``GEOSComparison``), and `zoneChanges` with `--zone-changes` (see ``ZoneChanges``).
 struct RunSummary {
   /// Per-fix latency percentiles, in microseconds.
   struct Latency {
@@ -44,6 +44,32 @@ struct RunSummary {
     var agrees: Bool { disagreeingFixes == 0 && fenceKitContainments == geosContainments }
   }
 
+  /// What `--zone-changes` did.
+  ///
+  /// JSON keys, in this order: `changes` (lines of the file), `zonesAdded`, `zonesReplaced`,
+  /// `zonesRemoved`, `zonesAfter` and `fencesAfter` (the zone set at the end), `seconds`
+  /// (applying the changes, outside `evaluationSeconds`), then the evaluation split at the
+  /// changes: `fixesBefore` and `evaluationSecondsBefore` (fixes before the first change),
+  /// `fixesAfter` and `evaluationSecondsAfter` (fixes after the last one), with their
+  /// `nanosecondsPerFixBefore` and `nanosecondsPerFixAfter`.
+  struct ZoneChanges {
+    var changes = 0
+    var added = 0
+    var replaced = 0
+    var removed = 0
+    var zonesAfter = 0
+    var fencesAfter = 0
+    var nanoseconds: UInt64 = 0
+    var fixesBefore = 0
+    var evaluationNanosecondsBefore: UInt64 = 0
+    var fixesAfter = 0
+    var evaluationNanosecondsAfter: UInt64 = 0
+
+    var seconds: Double { Double(nanoseconds) / 1e9 }
+    var perFixBefore: Double { fixesBefore > 0 ? Double(evaluationNanosecondsBefore) / Double(fixesBefore) : 0 }
+    var perFixAfter: Double { fixesAfter > 0 ? Double(evaluationNanosecondsAfter) / Double(fixesAfter) : 0 }
+  }
+
   var fixesRead = 0
   var rowsSkipped = 0
   var fixesAccepted = 0
@@ -63,6 +89,7 @@ struct RunSummary {
   var peakMemoryBytes = 0
   var map: String?
   var compareGEOS: GEOSComparison?
+  var zoneChanges: ZoneChanges?
 
   /// Track rows (fixes and skipped rows) read and sorted per second; 0 when not measured.
   var readRowsPerSecond: Double {
@@ -116,6 +143,23 @@ struct RunSummary {
       comparison["disagreeingFixes"] = .number(Double(geos.disagreeingFixes))
       comparison["agree"] = .bool(geos.agrees)
       object["compareGEOS"] = .object(comparison)
+    }
+    if let changes = zoneChanges {
+      var c = JSONObject()
+      c["changes"] = .number(Double(changes.changes))
+      c["zonesAdded"] = .number(Double(changes.added))
+      c["zonesReplaced"] = .number(Double(changes.replaced))
+      c["zonesRemoved"] = .number(Double(changes.removed))
+      c["zonesAfter"] = .number(Double(changes.zonesAfter))
+      c["fencesAfter"] = .number(Double(changes.fencesAfter))
+      c["seconds"] = .number(Self.rounded(changes.seconds, 6))
+      c["fixesBefore"] = .number(Double(changes.fixesBefore))
+      c["evaluationSecondsBefore"] = .number(Self.rounded(Double(changes.evaluationNanosecondsBefore) / 1e9, 6))
+      c["fixesAfter"] = .number(Double(changes.fixesAfter))
+      c["evaluationSecondsAfter"] = .number(Self.rounded(Double(changes.evaluationNanosecondsAfter) / 1e9, 6))
+      c["nanosecondsPerFixBefore"] = .number(Self.rounded(changes.perFixBefore, 1))
+      c["nanosecondsPerFixAfter"] = .number(Self.rounded(changes.perFixAfter, 1))
+      object["zoneChanges"] = .object(c)
     }
     return object
   }
@@ -171,6 +215,19 @@ struct RunSummary {
         geos.agrees
           ? "\(Self.grouped(geos.geosContainments)) (FenceKit and GEOS agree on every fix)"
           : "FenceKit \(Self.grouped(geos.fenceKitContainments)), GEOS \(Self.grouped(geos.geosContainments)): \(geos.disagreeingFixes) fixes DISAGREE"
+      ))
+    }
+    if let changes = zoneChanges {
+      lines.append((
+        "zone changes",
+        "\(changes.changes) (\(changes.added) zones added, \(changes.replaced) replaced, "
+          + "\(changes.removed) removed) in \(Self.duration(changes.seconds)); "
+          + "\(changes.zonesAfter) zones (\(changes.fencesAfter) fences) after"
+      ))
+      lines.append((
+        "per fix",
+        FixedDecimal.text(changes.perFixBefore, digits: 1) + " ns before the changes (\(changes.fixesBefore) fixes), "
+          + FixedDecimal.text(changes.perFixAfter, digits: 1) + " ns after (\(changes.fixesAfter) fixes)"
       ))
     }
     lines.append(("peak memory", "\(FixedDecimal.text(Double(peakMemoryBytes) / 1_048_576, digits: 1)) MiB"))
