@@ -144,18 +144,27 @@ public struct RTree: Sendable {
     guard location(of: id) == nil else { return false }
     tail.append(id: id, box: box)
     count += 1
-    if tail.count >= tailCapacity {
-      if needsFullRebuild {
-        rebuild()
-      } else {
-        var pending = EntryList(reservingCapacity: delta.liveEntryCount + tail.count)
-        pending.appendLive(from: delta.entries)
-        pending.appendLive(from: tail)
-        delta = PackedTree(packing: pending, nodeSize: nodeSize)
-        tail.removeAll()
-      }
-    }
+    if tail.count >= tailCapacity { packTail() }
     return true
+  }
+
+  /// Packs the unsorted tail into the delta tree now, as the insert that fills it would (or
+  /// rebuilds everything when the dynamic part has grown past its share).
+  ///
+  /// Searches then skip the tail's linear scan: worth it after a batch of inserts that will be
+  /// searched many times before the next batch.
+  /// - Complexity: O(*d*) for a delta of *d* entries.
+  public mutating func packTail() {
+    guard tail.count > 0 else { return }
+    if needsFullRebuild {
+      rebuild()
+    } else {
+      var pending = EntryList(reservingCapacity: delta.liveEntryCount + tail.count)
+      pending.appendLive(from: delta.entries)
+      pending.appendLive(from: tail)
+      delta = PackedTree(packing: pending, nodeSize: nodeSize)
+      tail.removeAll()
+    }
   }
 
   /// Removes an item; returns `false` when the id is not in the index.

@@ -220,4 +220,43 @@ import Testing
     #expect(tree.count == 1_500)
     tree.checkInvariants()
   }
+
+  @Test func packingTheTailMovesItsItemsIntoTheDeltaAndKeepsEveryAnswer() {
+    var random = RandomBoxes(seed: 11)
+    var oracle = BruteForceIndex()
+    var items: [(id: Int32, box: BoundingBox)] = []
+    for id in Int32(0)..<1_000 {
+      let box = random.box()
+      items.append((id, box))
+      oracle.insert(id: id, box: box)
+    }
+    var tree = RTree(items)
+    for id in Int32(1_000)..<1_050 {
+      let box = random.box()
+      oracle.insert(id: id, box: box)
+      tree.insert(id: id, box: box)
+    }
+    tree.remove(id: 1_003)
+    oracle.remove(id: 1_003)
+    #expect(tree.tail.count >= 49)
+    let before = tree.delta.entryCount
+    var queries: [(Double, Double)] = []
+    for _ in 0..<300 { queries.append((random.latitude(), random.longitude())) }
+    let expected = queries.map { q in Self.ids { oracle.search(containing: q.0, longitude: q.1, $0) } }
+    func answers() -> [[Int32]] {
+      queries.map { q in Self.ids { tree.search(containing: q.0, longitude: q.1, $0) } }
+    }
+    #expect(answers() == expected)
+    tree.packTail()
+    #expect(tree.tail.count == 0)
+    #expect(tree.delta.entryCount >= before + 49)
+    #expect(tree.count == 1_049)
+    tree.checkInvariants()
+    #expect(answers() == expected)
+    #expect(expected.contains { !$0.isEmpty })
+    // Nothing to pack: nothing changes.
+    let delta = tree.delta.entryCount
+    tree.packTail()
+    #expect(tree.delta.entryCount == delta)
+  }
 }

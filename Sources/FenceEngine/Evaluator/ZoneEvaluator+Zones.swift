@@ -79,20 +79,22 @@ extension ZoneEvaluator {
     zoneGeneration += 1
   }
 
-  /// Grows the id tables once for a load, rather than by doubling during it.
+  /// Grows the id tables once for a large load, rather than by doubling during it, and never
+  /// below geometric growth (a change of a few thousand zones to a million must not copy the
+  /// tables).
   private mutating func reserveCapacity(adding zones: [Zone]) {
     guard zones.count >= Self.spatialOrderThreshold else { return }
     var elementCount = 0
     for zone in zones {
       elementCount += zone.fences.count + zone.geolines.count
     }
-    zoneSlotByID.reserveCapacity(zoneSlotByID.count + zones.count)
-    elementSlotByID.reserveCapacity(elementSlotByID.count + elementCount)
-    zoneSlots.reserveCapacity(zoneSlots.count + zones.count)
-    zoneCores.reserveCapacity(zoneCores.count + zones.count)
-    elements.reserveCapacity(elements.count + elementCount)
-    elementCores.reserveCapacity(elementCores.count + elementCount)
-    polygonFences.reserveCapacity(polygonFences.count + elementCount)
+    zoneSlotByID.reserveCapacity(growingTo: zoneSlotByID.count + zones.count)
+    elementSlotByID.reserveCapacity(growingTo: elementSlotByID.count + elementCount)
+    zoneSlots.reserveCapacity(growingTo: zoneSlots.count + zones.count)
+    zoneCores.reserveCapacity(growingTo: zoneCores.count + zones.count)
+    elements.reserveCapacity(growingTo: elements.count + elementCount)
+    elementCores.reserveCapacity(growingTo: elementCores.count + elementCount)
+    polygonFences.reserveCapacity(growingTo: polygonFences.count + elementCount)
   }
 
   /// Removes the zone with this id, dropping every device's state with it without an event.
@@ -332,6 +334,7 @@ extension ZoneEvaluator {
         for slot in placed where elementCores[Int(slot)].kind != .geoline {
           if let element = elements[Int(slot)] { fenceIndex.insert(id: slot, box: element.box) }
         }
+        if fences >= Self.tailPackingThreshold { fenceIndex.packTail() }
       }
     }
     if geolines > 0 {
@@ -341,9 +344,16 @@ extension ZoneEvaluator {
         for slot in placed where elementCores[Int(slot)].kind == .geoline {
           if let element = elements[Int(slot)] { geolineIndex.insert(id: slot, box: element.box) }
         }
+        if geolines >= Self.tailPackingThreshold { geolineIndex.packTail() }
       }
     }
   }
+
+  /// From this many items inserted by one change, the index's unsorted tail is packed at once
+  /// rather than scanned by every search until later inserts fill it: the packing costs O(*d*)
+  /// for a delta of *d* items, once per change of at least a quarter of the tail's capacity,
+  /// which is no more than the inserts filling the tail would cost.
+  static let tailPackingThreshold = 32
 
   /// Above this many new items, an index of `count` items is packed again rather than grown.
   /// An empty index is always packed: a first load of a few hundred fences would otherwise

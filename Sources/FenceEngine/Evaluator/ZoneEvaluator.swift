@@ -147,8 +147,8 @@ public struct ZoneEvaluator {
   /// Makes room for `count` devices in all, so that registering them does not grow the
   /// device tables step by step (a caller that knows its fleet, such as a replay of a file).
   public mutating func reserveCapacity(devices count: Int) {
-    devices.reserveCapacity(count)
-    deviceSlotByName.reserveCapacity(count)
+    devices.reserveCapacity(growingTo: count)
+    deviceSlotByName.reserveCapacity(growingTo: count)
   }
 
   /// The number of devices seen so far (including devices whose fixes were all rejected).

@@ -48,7 +48,7 @@ struct RunSummary {
   ///
   /// JSON keys, in this order: `changes` (lines of the file), `zonesAdded`, `zonesReplaced`,
   /// `zonesRemoved`, `zonesAfter` and `fencesAfter` (the zone set at the end), `seconds`
-  /// (applying the changes, outside `evaluationSeconds`), then the evaluation split at the
+  /// (applying the changes, outside `evaluationSeconds`), `slowestChangeSeconds`, then the evaluation split at the
   /// changes: `fixesBefore` and `evaluationSecondsBefore` (fixes before the first change),
   /// `fixesAfter` and `evaluationSecondsAfter` (fixes after the last one), with their
   /// `nanosecondsPerFixBefore` and `nanosecondsPerFixAfter`.
@@ -60,6 +60,7 @@ struct RunSummary {
     var zonesAfter = 0
     var fencesAfter = 0
     var nanoseconds: UInt64 = 0
+    var slowestNanoseconds: UInt64 = 0
     var fixesBefore = 0
     var evaluationNanosecondsBefore: UInt64 = 0
     var fixesAfter = 0
@@ -153,6 +154,7 @@ struct RunSummary {
       c["zonesAfter"] = .number(Double(changes.zonesAfter))
       c["fencesAfter"] = .number(Double(changes.fencesAfter))
       c["seconds"] = .number(Self.rounded(changes.seconds, 6))
+      c["slowestChangeSeconds"] = .number(Self.rounded(Double(changes.slowestNanoseconds) / 1e9, 6))
       c["fixesBefore"] = .number(Double(changes.fixesBefore))
       c["evaluationSecondsBefore"] = .number(Self.rounded(Double(changes.evaluationNanosecondsBefore) / 1e9, 6))
       c["fixesAfter"] = .number(Double(changes.fixesAfter))
@@ -221,7 +223,8 @@ struct RunSummary {
       lines.append((
         "zone changes",
         "\(changes.changes) (\(changes.added) zones added, \(changes.replaced) replaced, "
-          + "\(changes.removed) removed) in \(Self.duration(changes.seconds)); "
+          + "\(changes.removed) removed) in \(Self.duration(changes.seconds)) "
+          + "(slowest \(Self.duration(Double(changes.slowestNanoseconds) / 1e9))); "
           + "\(changes.zonesAfter) zones (\(changes.fencesAfter) fences) after"
       ))
       lines.append((

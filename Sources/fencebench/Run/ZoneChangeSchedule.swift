@@ -73,7 +73,9 @@ struct ZoneChangeSchedule {
       } catch {
         throw ZoneChangeError(file: file, line: change.line, message: "\(error)")
       }
-      summary.nanoseconds &+= MonotonicClock.nanoseconds() &- start
+      let elapsed = MonotonicClock.nanoseconds() &- start
+      summary.nanoseconds &+= elapsed
+      summary.slowestNanoseconds = max(summary.slowestNanoseconds, elapsed)
       next += 1
     }
     summary.zonesAfter = evaluator.zoneCount

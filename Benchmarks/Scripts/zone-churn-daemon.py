@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""The daemon's way to churn zones (Benchmarks/Scripts/zone-churn --daemon): starts `fenced`
+on a fresh store with the starting zone set, applies a churn file's changes through the HTTP
+API (an "add" line is POSTed as it is to /v1/zones, a "remove" line becomes one DELETE
+/v1/zones/{id} per id), times every request, then stops the daemon (SIGTERM: snapshot) and
+times a restart. Prints one JSON object.
+
+usage: zone-churn-daemon.py FENCED ZONES CHANGES SCRATCH [fenced options...]
+"""
+import json, os, shutil, signal, socket, statistics, subprocess, sys, time, urllib.request
+
+fenced, zones, changes, scratch = sys.argv[1:5]
+extra = sys.argv[5:]
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+def request(method, url, body=None, content_type=None):
+    req = urllib.request.Request(url, data=body, method=method)
+    if content_type:
+        req.add_header("Content-Type", content_type)
+    t0 = time.perf_counter()
+    with urllib.request.urlopen(req, timeout=600) as response:
+        answer = response.read()
+        status = response.status
+    return time.perf_counter() - t0, status, answer
+
+def peak_rss(pid):
+    try:
+        for line in open(f"/proc/{pid}/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+def start(data, with_zones):
+    port = free_port()
+    args = [fenced, "serve", "--data", data, "--listen", f"127.0.0.1:{port}", "--log-level", "warning"]
+    if with_zones:
+        args += ["--zones", zones]
+    log = open(os.path.join(scratch, "fenced.log"), "a")
+    t0 = time.perf_counter()
+    process = subprocess.Popen(args + extra, stdout=log, stderr=log)
+    base = f"http://127.0.0.1:{port}"
+    while True:
+        if process.poll() is not None:
+            sys.exit(f"fenced exited with status {process.returncode}; see {scratch}/fenced.log")
+        try:
+            if request("GET", base + "/healthz")[1] == 200:
+                break
+        except OSError:
+            pass
+        time.sleep(0.05)
+    return process, base, time.perf_counter() - t0
+
+def stop(process):
+    t0 = time.perf_counter()
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=600)
+    return time.perf_counter() - t0
+
+def summary(samples):
+    if not samples:
+        return None
+    ordered = sorted(samples)
+    return {"count": len(samples), "totalSeconds": round(sum(samples), 3),
+            "medianMilliseconds": round(statistics.median(samples) * 1000, 2),
+            "p90Milliseconds": round(ordered[int(0.9 * (len(ordered) - 1))] * 1000, 2),
+            "maxMilliseconds": round(ordered[-1] * 1000, 2)}
+
+data = os.path.join(scratch, "fenced-churn-store")
+shutil.rmtree(data, ignore_errors=True)
+process, base, first_start = start(data, True)
+posts, deletes, zones_posted = [], [], 0
+for line in open(changes, "rb"):
+    change = json.loads(line)
+    if change["change"] == "add":
+        seconds, status, _ = request("POST", base + "/v1/zones", line, "application/geo+json")
+        assert status == 200, status
+        posts.append(seconds)
+        zones_posted += len(change["features"])
+    elif change["change"] == "remove":
+        for zone in change["ids"]:
+            seconds, status, _ = request("DELETE", base + "/v1/zones/" + urllib.request.quote(zone, safe=""))
+            assert status == 200, status
+            deletes.append(seconds)
+_, _, body = request("GET", base + "/metrics")
+rss = peak_rss(process.pid)
+stop_seconds = stop(process)
+process, base, restart = start(data, False)
+rss_restart = peak_rss(process.pid)
+stop(process)
+print(json.dumps({
+    "firstStartSeconds": round(first_start, 3), "peakMemoryBytes": rss,
+    "post": summary(posts), "zonesPosted": zones_posted, "delete": summary(deletes),
+    "stopSeconds": round(stop_seconds, 3), "restartSeconds": round(restart, 3),
+    "restartPeakMemoryBytes": rss_restart,
+}))
