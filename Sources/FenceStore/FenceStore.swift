@@ -26,13 +26,21 @@ import Foundation
 public final class FenceStore: Sendable {
   /// How the store works around the engine.
   public struct Options: Hashable, Sendable {
-    /// A snapshot is written after this many commands (and on ``FenceStore/close()``).
+    /// A snapshot is written after this many commands (and on ``FenceStore/close()``); later
+    /// when snapshots are slow (see ``slowSnapshotSeconds``).
     public var snapshotEvery: Int
+    /// A snapshot that took at least this long to write makes the next one wait, beyond
+    /// ``snapshotEvery`` commands, until the commands since have taken as long to apply: with a
+    /// large state (a million zones: seconds per snapshot) and cheap commands, snapshots would
+    /// otherwise take most of the store's time. Quicker snapshots keep the exact count.
+    /// `.infinity` turns pacing off.
+    public var slowSnapshotSeconds: Double
     /// Longest accepted idempotency key, in UTF-8 bytes.
     public static let maximumIdempotencyKeyLength = 200
 
-    public init(snapshotEvery: Int = 500) {
+    public init(snapshotEvery: Int = 500, slowSnapshotSeconds: Double = 0.25) {
       self.snapshotEvery = snapshotEvery
+      self.slowSnapshotSeconds = slowSnapshotSeconds
     }
   }
 
@@ -109,10 +117,18 @@ public final class FenceStore: Sendable {
       if let idempotencyKey, let stored = try storage.answer(forIdempotencyKey: idempotencyKey) {
         return (try CommandAnswer(storedJSON: stored.answer, commandSeq: stored.commandSeq), nil)
       }
+      let started = DispatchTime.now().uptimeNanoseconds
       guard let answer = try commit(command, idempotencyKey: idempotencyKey, state: &state) else {
         return (nil, nil)
       }
-      if state.commandsSinceSnapshot >= options.snapshotEvery {
+      state.commandSecondsSinceSnapshot +=
+        Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9
+      let pacing = SnapshotPacing(
+        every: options.snapshotEvery, slowSnapshotSeconds: options.slowSnapshotSeconds)
+      if pacing.isDue(
+        commands: state.commandsSinceSnapshot, commandSeconds: state.commandSecondsSinceSnapshot,
+        lastSnapshotSeconds: state.lastSnapshotSeconds)
+      {
         // A failed snapshot loses nothing (the log still holds every command): it is retried
         // after the next command.
         try? writeSnapshot(state: &state)
@@ -246,6 +262,8 @@ public final class FenceStore: Sendable {
   }
 
   func writeSnapshot(state: inout EngineState) throws {
+    let started = DispatchTime.now().uptimeNanoseconds
+    defer { state.lastSnapshotSeconds = Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9 }
     let zoneSet = state.encodedZoneSet()
     let evaluatorSnapshot = state.evaluator.snapshot()
     let record = SnapshotRecord(
@@ -255,6 +273,7 @@ public final class FenceStore: Sendable {
       takenAt: Date())
     try storage.writeSnapshot(record)
     state.commandsSinceSnapshot = 0
+    state.commandSecondsSinceSnapshot = 0
     state.lastSnapshot = (record.commandSeq, record.takenAt)
   }
 
@@ -282,6 +301,10 @@ struct EngineState {
   /// The last committed event.
   var eventSeq: Int64
   var commandsSinceSnapshot = 0
+  /// Time spent applying and committing the commands since the last snapshot.
+  var commandSecondsSinceSnapshot = 0.0
+  /// How long the last snapshot took to write (see ``SnapshotPacing``).
+  var lastSnapshotSeconds = 0.0
   var lastSnapshot: (commandSeq: Int64, takenAt: Date)?
   /// Counts zone changes, so a snapshot rewrites the zone set only after one.
   var zoneVersion = 0

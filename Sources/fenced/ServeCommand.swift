@@ -49,7 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(parsing: .unconditional, help: ArgumentHelp("A request body must arrive within this time (slower clients get 408).", valueName: "seconds"))
   var bodyTimeout: Double = 60
 
-  @Option(parsing: .unconditional, help: ArgumentHelp("Write a snapshot after this many commands.", valueName: "N"))
+  @Option(parsing: .unconditional, help: ArgumentHelp("Write a snapshot after this many commands (later while snapshots take over 0.25 s: not before the commands since took as long as the last snapshot).", valueName: "N"))
   var snapshotEvery: Int = 500
 
   @Option(help: "full: sync every commit to disk (survives power loss); normal: survives a killed process only.")

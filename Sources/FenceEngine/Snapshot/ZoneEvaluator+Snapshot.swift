@@ -16,20 +16,23 @@ extension ZoneEvaluator {
   /// Device handles are not kept in a partial snapshot: the devices are in handle order, but
   /// without the others.
   public func snapshot(includingDevice isIncluded: (String) -> Bool) -> EvaluatorSnapshot {
+    // One sort of the slots by zone id serves the sequences and the fingerprint.
+    let order = zoneSlotsInIDOrder()
     var zoneSequences: [EvaluatorSnapshot.ZoneSequence] = []
-    for (slot, zone) in zoneSlots.enumerated() {
-      guard let zone else { continue }
-      zoneSequences.append(.init(zone: zone.id, addedSequence: zoneCores[slot].addedSequence))
+    zoneSequences.reserveCapacity(order.count)
+    for slot in order {
+      guard let zone = zoneSlots[Int(slot)] else { continue }
+      zoneSequences.append(.init(zone: zone.id, addedSequence: zoneCores[Int(slot)].addedSequence))
     }
-    zoneSequences.sort { $0.zone < $1.zone }
     var snapshotDevices: [EvaluatorSnapshot.Device] = []
     for device in devices where isIncluded(device.name) {
       snapshotDevices.append(snapshotDevice(device))
     }
     return EvaluatorSnapshot(
-      zoneFingerprint: zoneFingerprint, time: time, acceptedFixCount: acceptedFixCount,
-      skippedFixCount: skippedFixCount, rejections: rejections, stayCounter: stayCounter,
-      addSequence: addSequence, zoneSequences: zoneSequences, devices: snapshotDevices)
+      zoneFingerprint: zoneFingerprint(slotsInIDOrder: order), time: time,
+      acceptedFixCount: acceptedFixCount, skippedFixCount: skippedFixCount,
+      rejections: rejections, stayCounter: stayCounter, addSequence: addSequence,
+      zoneSequences: zoneSequences, devices: snapshotDevices)
   }
 
   /// Replaces every device's state, the engine's time and its counters by those of `snapshot`,
@@ -96,13 +99,15 @@ extension ZoneEvaluator {
   ///
   /// - Complexity: O(*v*) for *v* vertices in all the zones.
   public var zoneFingerprint: UInt64 {
+    zoneFingerprint(slotsInIDOrder: zoneSlotsInIDOrder())
+  }
+
+  /// ``zoneFingerprint`` over the zone slots already sorted by id (see `zoneSlotsInIDOrder()`).
+  func zoneFingerprint(slotsInIDOrder slots: [Int32]) -> UInt64 {
     var hash = FNV1a64()
-    var zones: [CompiledZone] = []
-    for case let zone? in zoneSlots { zones.append(zone) }
-    zones.sort { $0.id < $1.id }
-    hash.combine(UInt64(zones.count))
-    for compiled in zones {
-      let zone = compiled.zone
+    hash.combine(UInt64(slots.count))
+    for slot in slots {
+      guard let zone = zoneSlots[Int(slot)]?.zone else { continue }
       hash.combine(zone.id)
       hash.combine(JSONValue.object(zone.customData))
       let rules = zone.rules
