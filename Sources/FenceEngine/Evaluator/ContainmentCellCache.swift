@@ -86,6 +86,14 @@ struct ContainmentCellCache {
   /// Fixes answered from a filed cell, and cells filed (parents included).
   var hits = 0
   private(set) var fills = 0
+  /// The adaptive bypass's state (see `ContainmentCellCache+Bypass.swift`): fixes counted in
+  /// the current window, ``hits`` when it began, windows in a row with few hits, fixes left to
+  /// bypass, fixes bypassed in all.
+  var windowFixes = 0
+  var windowStartHits = 0
+  var lowWindows = 0
+  var bypassLeft = 0
+  var bypassedFixes = 0
 
   /// The cells the table holds when first made; it doubles up to ``capacity`` as cells fill.
   static let initialCells = 1_024

@@ -22,6 +22,7 @@ extension ZoneEvaluator {
       cellCache.removeAll()
       cellCacheGeneration = zoneGeneration
     }
+    if cellCache.bypasses(indexedFences: fenceIndex.count) { return nil }
     let memo = devices.withUnsafeBufferPointer { $0[d].cellMemo }
     if memo.key == key, memo.emptyings == cellCache.emptyings {
       cellCache.hits += 1
@@ -186,9 +187,15 @@ extension ZoneEvaluator {
 
   /// Fixes that were the first to reach their cell's parent since the cache was last emptied,
   /// answered by the index without filing anything (since the evaluator was made). With
-  /// ``cellCacheStatistics``, every accepted fix is one of: a hit, the fix that filed its cell,
-  /// or one of these.
+  /// ``cellCacheStatistics`` and ``cellCacheBypassedFixes``, every accepted fix is answered by
+  /// a hit, by filing its cell (and sometimes its parent: two fills), as one of these, or as a
+  /// bypassed one.
   public var cellCacheFirstVisits: Int { cellCache.firstVisits }
+
+  /// Fixes that skipped the cell cache because it was not paying (few hits over a small fence
+  /// set; see ``Configuration/cellCacheCapacity``), answered by the index (since the evaluator
+  /// was made).
+  public var cellCacheBypassedFixes: Int { cellCache.bypassedFixes }
 }
 
 /// A device's last cell: the entry that answered for it, valid while the cache has not been

@@ -187,6 +187,10 @@ struct Replay {
     }
     summary.compareGEOS = comparison?.summary(engineSeconds: summary.evaluationSeconds)
     summary.zoneChanges = changes?.summary
+    if command.backend == .native {
+      let (hits, fills) = evaluator.cellCacheStatistics
+      summary.cellCache = (hits, fills, evaluator.cellCacheFirstVisits, evaluator.cellCacheBypassedFixes)
+    }
     for disagreement in comparison?.disagreements ?? [] {
       let fix = disagreement.fix
       printToStandardError(

@@ -13,7 +13,8 @@ import FenceFormats
 /// (`p50`, `p99`, `p99.9`, `max`; `null` with `--no-latency`), `events`, `eventsByKind`
 /// (every kind), `peakMemoryBytes`, `readRowsPerSecond` (track rows read and sorted per second;
 /// 0 with `--presorted`), `map` when one was written, and `compareGEOS` with `--compare-geos`
-/// (see ``GEOSComparison``), and `zoneChanges` with `--zone-changes` (see ``ZoneChanges``).
+/// (see ``GEOSComparison``), `cellCache` (with the native backend: `hits`, `fills`,
+/// `firstVisits`, `bypassed`), and `zoneChanges` with `--zone-changes` (see ``ZoneChanges``).
 struct RunSummary {
   /// Per-fix latency percentiles, in microseconds.
   struct Latency {
@@ -91,6 +92,10 @@ struct RunSummary {
   var map: String?
   var compareGEOS: GEOSComparison?
   var zoneChanges: ZoneChanges?
+  /// Where the engine's containment answers came from: `hits` (a device's cell memo, a filed
+  /// cell or parent), `fills` (cells filed), `firstVisits` (first fix in a parent: the index)
+  /// and `bypassed` (the cache was not paying: the index); `nil` with the cache off.
+  var cellCache: (hits: Int, fills: Int, firstVisits: Int, bypassed: Int)?
 
   /// Track rows (fixes and skipped rows) read and sorted per second; 0 when not measured.
   var readRowsPerSecond: Double {
@@ -144,6 +149,12 @@ struct RunSummary {
       comparison["disagreeingFixes"] = .number(Double(geos.disagreeingFixes))
       comparison["agree"] = .bool(geos.agrees)
       object["compareGEOS"] = .object(comparison)
+    }
+    if let cache = cellCache {
+      object["cellCache"] = .object([
+        "hits": .number(Double(cache.hits)), "fills": .number(Double(cache.fills)),
+        "firstVisits": .number(Double(cache.firstVisits)), "bypassed": .number(Double(cache.bypassed)),
+      ])
     }
     if let changes = zoneChanges {
       var c = JSONObject()
@@ -217,6 +228,12 @@ struct RunSummary {
         geos.agrees
           ? "\(Self.grouped(geos.geosContainments)) (FenceKit and GEOS agree on every fix)"
           : "FenceKit \(Self.grouped(geos.fenceKitContainments)), GEOS \(Self.grouped(geos.geosContainments)): \(geos.disagreeingFixes) fixes DISAGREE"
+      ))
+    }
+    if let cache = cellCache {
+      lines.append((
+        "cell cache",
+        "\(cache.hits) hits, \(cache.fills) fills, \(cache.firstVisits) first visits, \(cache.bypassed) bypassed"
       ))
     }
     if let changes = zoneChanges {
