@@ -66,8 +66,8 @@ import Testing
     #expect(
       labels == [
         "fixes read", "accepted", "rejected", "devices", "zones", "load", "index build",
-        "read + sort", "events", "evaluation", "throughput", "latency", "GEOS build", "GEOS loop",
-        "GEOS throughput", "GEOS latency", "speed-up", "containments", "peak memory",
+        "read + sort", "events", "evaluation", "throughput", "latency", "cell cache", "GEOS build",
+        "GEOS loop", "GEOS throughput", "GEOS latency", "speed-up", "containments", "peak memory",
       ])
     let expected = try Self.bruteForceContainments()
     #expect(expected == 273)

@@ -68,7 +68,7 @@ import Testing
         "fixesRead", "rowsSkipped", "fixesAccepted", "fixesRejected", "rejectedByReason", "zones",
         "fences", "geolines", "devices", "loadSeconds", "indexBuildSeconds", "readSeconds",
         "evaluationSeconds", "throughputFixesPerSecond", "latencyMicroseconds", "events",
-        "eventsByKind", "peakMemoryBytes", "readRowsPerSecond",
+        "eventsByKind", "peakMemoryBytes", "readRowsPerSecond", "cellCache",
       ])
     #expect(object["fixesRead"] as? Int == 8689)
     #expect(object["rowsSkipped"] as? Int == 0)
@@ -98,6 +98,20 @@ import Testing
     #expect((object["readRowsPerSecond"] as? Double ?? 0) > 0)
     #expect(object["compareGEOS"] == nil)
     #expect(object["fixesSkippedUnchanged"] == nil)
+    // 814 parent cells reached (each first visit answered by the index), 605 cells and parents
+    // filed, every other fix answered from the cache; the hour never stops paying.
+    let cache = try #require(object["cellCache"] as? [String: Int])
+    #expect(cache == ["hits": 7811, "fills": 605, "firstVisits": 814, "bypassed": 0])
+  }
+
+  @Test func cellCacheCountsComeWithTheNativeBackendOnly() throws {
+    let result = try FenceBenchProcess.run(
+      ["run", "--zones", Self.zones, Self.firstHour, "--backend", "geos", "--json"])
+    #expect(result.status == 0)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    #expect(object["cellCache"] == nil)
+    #expect(object["events"] as? Int == 57)
   }
 
   @Test func skipUnchangedCountsTheSkippedFixes() throws {
@@ -121,7 +135,8 @@ import Testing
     #expect(
       labels == [
         "fixes read", "accepted", "rejected", "devices", "zones", "load", "index build",
-        "read + sort", "events", "evaluation", "throughput", "latency", "peak memory",
+        "read + sort", "events", "evaluation", "throughput", "latency", "cell cache",
+        "peak memory",
       ])
     #expect(result.standardOutput.contains("rejected     2 (duplicate 2)\n"))
     #expect(result.standardOutput.contains("events       57 (checkIn 36, checkOut 12, dwell 9)\n"))

@@ -217,6 +217,12 @@ struct RunSummary {
     lines.append(("evaluation", Self.duration(evaluationSeconds)))
     lines.append(("throughput", "\(Self.grouped(Int(throughput.rounded()))) fixes/s"))
     if let l = latencyMicroseconds { lines.append(("latency", Self.percentiles(l))) }
+    if let cache = cellCache {
+      lines.append((
+        "cell cache",
+        "\(cache.hits) hits, \(cache.fills) fills, \(cache.firstVisits) first visits, \(cache.bypassed) bypassed"
+      ))
+    }
     if let geos = compareGEOS {
       lines.append(("GEOS build", Self.duration(geos.buildSeconds)))
       lines.append(("GEOS loop", Self.duration(geos.evaluationSeconds)))
@@ -228,12 +234,6 @@ struct RunSummary {
         geos.agrees
           ? "\(Self.grouped(geos.geosContainments)) (FenceKit and GEOS agree on every fix)"
           : "FenceKit \(Self.grouped(geos.fenceKitContainments)), GEOS \(Self.grouped(geos.geosContainments)): \(geos.disagreeingFixes) fixes DISAGREE"
-      ))
-    }
-    if let cache = cellCache {
-      lines.append((
-        "cell cache",
-        "\(cache.hits) hits, \(cache.fills) fills, \(cache.firstVisits) first visits, \(cache.bypassed) bypassed"
       ))
     }
     if let changes = zoneChanges {
