@@ -34,13 +34,15 @@ extension EvaluatorSnapshot {
     writer.varint(addSequence)
 
     // One table of the zone and element ids, so that records refer to them by number.
+    // Sized for the zones up front and interned with one hash each: a million zones' table
+    // grown step by step rehashed every id many times (a fifth of a daemon's snapshot).
     var table: [String] = []
     var number: [String: Int] = [:]
+    table.reserveCapacity(zoneSequences.count)
+    number.reserveCapacity(zoneSequences.count)
     func intern(_ id: String) {
-      if number[id] == nil {
-        number[id] = table.count
-        table.append(id)
-      }
+      let next = table.count
+      if number.interned(id, next: next) == next { table.append(id) }
     }
     for zone in zoneSequences { intern(zone.zone) }
     for device in devices {
