@@ -4,41 +4,76 @@ import FenceGeometry
 /// A zone as the evaluator keeps it: the public value plus the slots of its fences and GEOLINEs.
 struct CompiledZone {
   var zone: Zone
-  /// Element slots of the zone's fences, in the zone's order.
-  var fenceSlots: [Int32]
-  /// Element slots of the zone's GEOLINEs.
-  var geolineSlots: [Int32]
+  var slots: ElementSlots
 
   var id: String { zone.id }
   var rules: ZoneRules { zone.rules }
 }
 
-/// One fence or GEOLINE of a zone, in a dense slot.
-struct Element {
-  enum Shape {
-    /// `rank` is the fence's position among its zone's fences sorted by id: the lowest rank
-    /// among containing fences names a check-in.
-    case fence(Area, rank: Int32, prepared: PreparedShape?)
-    case geoline(Polyline, Geoline.DirectionFilter)
+/// A zone's element slots, its fences' (in the zone's order) then its GEOLINEs', held without
+/// a heap allocation when the zone has one element (most zones: a million circle zones would
+/// otherwise hold a million one-slot arrays, 56 bytes each).
+struct ElementSlots {
+  private enum Storage {
+    case fence(Int32)
+    case geoline(Int32)
+    case many([Int32], fences: Int)
   }
 
-  var id: String
-  var zone: Int32
-  var shape: Shape
-  var box: BoundingBox
+  private var storage: Storage
+
+  /// `slots` holds `fences` fence slots, then GEOLINE slots.
+  init(_ slots: [Int32], fences: Int) {
+    if slots.count == 1 {
+      storage = fences == 1 ? .fence(slots[0]) : .geoline(slots[0])
+    } else {
+      storage = .many(slots, fences: fences)
+    }
+  }
+
+  /// Calls `body` with each slot, fences first.
+  @inline(__always)
+  func forEach(_ body: (Int32) throws -> Void) rethrows {
+    switch storage {
+    case .fence(let slot), .geoline(let slot): try body(slot)
+    case .many(let slots, _): for slot in slots { try body(slot) }
+    }
+  }
+
+  /// Calls `body` with each fence slot, in the zone's order (no allocation: the per-fix
+  /// hysteresis step reads it).
+  @inline(__always)
+  func forEachFence(_ body: (Int32) throws -> Void) rethrows {
+    switch storage {
+    case .fence(let slot): try body(slot)
+    case .geoline: break
+    case .many(let slots, let fences): for slot in slots[..<fences] { try body(slot) }
+    }
+  }
 }
 
-/// A polygon fence's shape as the per-fix tests read it, in a flat table beside `elements`
-/// (`nil` for other slots): reading it copies a few references, not the whole element.
-struct PolygonFence {
-  var shape: MultiPolygon
+/// A polygon fence's shape as the per-fix tests read it, in a table by element slot (`nil` for
+/// other slots). A class, so that the table holds one reference per slot: circles, which need
+/// none of it, pay 8 bytes rather than the struct's 56.
+final class PolygonFence {
+  let shape: MultiPolygon
   /// With the ``ZoneEvaluator/PredicateBackend/geosPrepared`` backend.
-  var prepared: PreparedShape?
+  let prepared: PreparedShape?
 
-  init?(_ element: Element) {
-    guard case .fence(.polygon(let shape), _, let prepared) = element.shape else { return nil }
+  init(shape: MultiPolygon, prepared: PreparedShape?) {
     self.shape = shape
     self.prepared = prepared
+  }
+}
+
+/// A GEOLINE's line and direction filter, in a table by element slot (`nil` for fences).
+final class GeolineShape {
+  let line: Polyline
+  let direction: Geoline.DirectionFilter
+
+  init(_ geoline: Geoline) {
+    line = geoline.line
+    direction = geoline.direction
   }
 }
 
@@ -57,6 +92,9 @@ struct ElementCore {
   var zone: Int32 = -1
   /// Fences: the position among the zone's fences sorted by id.
   var rank: Int32 = 0
+  /// The position in the zone's `fences` (fences) or `geolines` (GEOLINEs): where the element's
+  /// public value is, which holds what the per-fix tests do not read (a circle's box).
+  var member: Int32 = 0
   /// Circles: the centre's ECEF vector and the squared chord of the radius (as in `Circle`).
   var center = ECEFPosition(x: 0, y: 0, z: 0)
   var chordSquaredLimit = 0.0
@@ -66,8 +104,8 @@ struct ElementCore {
   /// Circles: the containment test in degrees, tried before the ECEF one.
   var degreeTest = CircleDegreeTest()
   /// Polygons tested natively: the containment test without reference counting. Its index is
-  /// kept alive by the same slot of `elements` and `polygonFences`, which are always replaced
-  /// together with this core.
+  /// kept alive by the same slot of `polygonFences` (and the zone's value), which is always
+  /// replaced together with this core.
   var polygonTest: UnretainedContainmentTest?
 
   init() {}
@@ -78,29 +116,33 @@ struct ElementCore {
     WGS84.arc(chord: center.chord(to: position), radius: localRadius)
   }
 
-  init(_ element: Element) {
-    zone = element.zone
-    switch element.shape {
-    case .fence(let area, let rank, _):
-      self.rank = rank
-      switch area {
-      case .circle(let circle):
-        kind = .circle
-        center = circle.centerECEF
-        chordSquaredLimit = circle.chordSquaredLimit
-        radius = circle.radius
-        localRadius = circle.localRadius
-        degreeTest = CircleDegreeTest(
-          center: circle.center, chordSquaredLimit: circle.chordSquaredLimit)
-      case .polygon(let shape):
-        kind = .polygon
-        if case .fence(_, _, prepared: nil) = element.shape {
-          polygonTest = shape.unretainedContainmentTest
-        }
-      }
-    case .geoline:
-      kind = .geoline
+  /// The core of a fence: `member` is its position in the zone's fences, `rank` its position
+  /// among them sorted by id, and `nativePolygonTest` whether a polygon is tested natively (no
+  /// prepared GEOS geometry).
+  init(fence area: Area, zone: Int32, member: Int32, rank: Int32, nativePolygonTest: Bool) {
+    self.zone = zone
+    self.member = member
+    self.rank = rank
+    switch area {
+    case .circle(let circle):
+      kind = .circle
+      center = circle.centerECEF
+      chordSquaredLimit = circle.chordSquaredLimit
+      radius = circle.radius
+      localRadius = circle.localRadius
+      degreeTest = CircleDegreeTest(
+        center: circle.center, chordSquaredLimit: circle.chordSquaredLimit)
+    case .polygon(let shape):
+      kind = .polygon
+      if nativePolygonTest { polygonTest = shape.unretainedContainmentTest }
     }
+  }
+
+  /// The core of a GEOLINE at position `member` of its zone's GEOLINEs.
+  init(geolineOf zone: Int32, member: Int32) {
+    kind = .geoline
+    self.zone = zone
+    self.member = member
   }
 }
 

@@ -30,7 +30,7 @@ extension ZoneEvaluator {
     var extent: BoundingBox?
     var crosses = false
     for (slot, core) in elementCores.enumerated() where core.kind == .geoline {
-      guard let box = elements[slot]?.box else { continue }
+      let box = elementBox(Int32(slot))
       geolineBoxes.append(GeolineBox(slot: Int32(slot), box: box))
       if box.crossesAntimeridian {
         crosses = true

@@ -505,12 +505,12 @@ extension ZoneEvaluator {
       guard records[r].presence != .outside, !records[r].isInsideNow else { continue }
       let zone = records[r].zone
       let hysteresis = zoneCores[Int(zone)].exitHysteresis
-      guard hysteresis > 0, let fenceSlots = zoneSlots[Int(zone)]?.fenceSlots else { continue }
+      guard hysteresis > 0, let slots = zoneSlots[Int(zone)]?.slots else { continue }
       let known = position ?? Position(coordinate)
       position = known
       var nearest = Double.infinity
-      for slot in fenceSlots where allows(slot, filter) {
-        nearest = min(nearest, fenceDistance(slot, from: known))
+      slots.forEachFence { slot in
+        if allows(slot, filter) { nearest = min(nearest, fenceDistance(slot, from: known)) }
       }
       if nearest <= hysteresis { records[r].isInsideNow = true }
     }
@@ -595,15 +595,14 @@ extension ZoneEvaluator {
     var lineCrossings: [GeolineCrossing] = []
     swap(&lineCrossings, &scratchLineCrossings)
     for slot in candidates where allows(slot, filter) {
-      guard let element = elements[Int(slot)], case .geoline(let line, let admitted) =
-        element.shape
-      else { continue }
+      guard let geoline = geolineShapes[Int(slot)] else { continue }
+      let zone = elementCores[Int(slot)].zone
       lineCrossings.empty()
-      line.crossings(from: from, to: to, into: &lineCrossings)
-      for crossing in lineCrossings where admitted.admits(crossing.direction) {
+      geoline.line.crossings(from: from, to: to, into: &lineCrossings)
+      for crossing in lineCrossings where geoline.direction.admits(crossing.direction) {
         crossings.append(
           CrossingHit(
-            fraction: crossing.fraction, zone: element.zone, element: slot, point: crossing.point,
+            fraction: crossing.fraction, zone: zone, element: slot, point: crossing.point,
             direction: crossing.direction))
       }
     }

@@ -145,7 +145,7 @@ extension ZoneEvaluator {
 
   /// Metres from a position to the GEOLINE in `slot`.
   func geolineDistance(_ slot: Int32, from position: Position) -> Double {
-    guard case .geoline(let line, _)? = elements[Int(slot)]?.shape else { return .infinity }
-    return line.distance(from: position)
+    guard let geoline = geolineShapes[Int(slot)] else { return .infinity }
+    return geoline.line.distance(from: position)
   }
 }

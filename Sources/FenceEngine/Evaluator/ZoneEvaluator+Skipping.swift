@@ -139,7 +139,7 @@ extension ZoneEvaluator {
       safe = Self.nearestBoundary(
         to: position, within: safe, records: records, fenceIndex: fenceIndex,
         geolineIndex: geolineIndex, cores: elementCores, polygons: polygonFences,
-        elements: elements)
+        geolines: geolineShapes)
       if safe <= useful { safe = 0 }
     }
     // A fix that passes the test in degrees lies less than `band` radians of latitude from the
@@ -174,7 +174,8 @@ extension ZoneEvaluator {
   /// would copy the whole evaluator (every array retained and released) at each call.
   static func nearestBoundary(
     to position: Position, within radius: Double, records: [ZoneRecord], fenceIndex: RTree,
-    geolineIndex: RTree, cores: [ElementCore], polygons: [PolygonFence?], elements: [Element?]
+    geolineIndex: RTree, cores: [ElementCore], polygons: [PolygonFence?],
+    geolines: [GeolineShape?]
   ) -> Double {
     var safe = radius
     let reach = BoundingBox.reach(around: position.coordinate, metres: radius)
@@ -200,10 +201,8 @@ extension ZoneEvaluator {
     if safe > 0, !geolineIndex.isEmpty {
       let reach = BoundingBox.reach(around: position.coordinate, metres: safe)
       geolineIndex.search(intersecting: reach) { slot in
-        guard safe > 0,
-          case .geoline(let line, _)? = elements[Int(slot)]?.shape
-        else { return }
-        safe = min(safe, line.distance(from: position))
+        guard safe > 0, let geoline = geolines[Int(slot)] else { return }
+        safe = min(safe, geoline.line.distance(from: position))
       }
     }
     return safe

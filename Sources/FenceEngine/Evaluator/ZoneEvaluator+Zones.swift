@@ -116,9 +116,10 @@ extension ZoneEvaluator {
     elementSlotByID.reserveCapacity(growingTo: elementSlotByID.count + elementCount)
     zoneSlots.reserveCapacity(growingTo: zoneSlots.count + zones.count)
     zoneCores.reserveCapacity(growingTo: zoneCores.count + zones.count)
-    elements.reserveCapacity(growingTo: elements.count + elementCount)
+    elementIDs.reserveCapacity(growingTo: elementIDs.count + elementCount)
     elementCores.reserveCapacity(growingTo: elementCores.count + elementCount)
     polygonFences.reserveCapacity(growingTo: polygonFences.count + elementCount)
+    geolineShapes.reserveCapacity(growingTo: geolineShapes.count + elementCount)
   }
 
   /// Removes the zone with this id, dropping every device's state with it without an event.
@@ -188,8 +189,10 @@ extension ZoneEvaluator {
           throw ZoneError(
             zone: zone.id, fence: id, fault: .duplicateFenceID(otherZone: zones[other].id))
         }
-        if hasLoadedElements, let slot = elementSlotByID[id], let element = elements[Int(slot)] {
-          let owner = zoneID(at: element.zone)
+        if hasLoadedElements, let slot = elementSlotByID[id],
+          elementCores[Int(slot)].kind != .vacant
+        {
+          let owner = zoneID(at: elementCores[Int(slot)].zone)
           // Ids of zones this load replaces are free again.
           if !replacingEverything, !zoneIDs.contains(owner) {
             throw ZoneError(zone: zone.id, fence: id, fault: .duplicateFenceID(otherZone: owner))
@@ -264,9 +267,8 @@ extension ZoneEvaluator {
       let existing = mapped
       zoneSlot = existing
       addedSequence = zoneCores[Int(existing)].addedSequence
-      for slot in old.fenceSlots + old.geolineSlots {
-        guard let element = elements[Int(slot)] else { continue }
-        reusable[element.id] = slot
+      old.slots.forEach { slot in
+        if elementCores[Int(slot)].kind != .vacant { reusable[elementIDs[Int(slot)]] = slot }
       }
     } else {
       zoneSlot = freeZoneSlots.popLast() ?? Int32(zoneSlots.count)
@@ -286,30 +288,33 @@ extension ZoneEvaluator {
       for (position, index) in order.enumerated() { rank[index] = Int32(position) }
     }
 
-    var fenceSlots: [Int32] = []
-    fenceSlots.reserveCapacity(zone.fences.count)
-    var geolineSlots: [Int32] = []
+    var slots: [Int32] = []
+    slots.reserveCapacity(zone.fences.count + zone.geolines.count)
+    let nativePolygonTest = prepared.isEmpty
     for (index, fence) in zone.fences.enumerated() {
-      let element = Element(
-        id: fence.id, zone: zoneSlot,
-        shape: .fence(
-          fence.area, rank: rank.isEmpty ? 0 : rank[index],
-          prepared: prepared.isEmpty ? nil : prepared[index]),
-        box: fence.area.boundingBox)
-      fenceSlots.append(
-        place(element, reusing: reusable.removeValue(forKey: fence.id), batch: &batch))
+      let core = ElementCore(
+        fence: fence.area, zone: zoneSlot, member: Int32(index),
+        rank: rank.isEmpty ? 0 : rank[index], nativePolygonTest: nativePolygonTest)
+      var polygon: PolygonFence?
+      if case .polygon(let shape) = fence.area {
+        polygon = PolygonFence(shape: shape, prepared: prepared.isEmpty ? nil : prepared[index])
+      }
+      slots.append(
+        place(
+          id: fence.id, core: core, polygon: polygon, geoline: nil,
+          reusing: reusable.removeValue(forKey: fence.id), batch: &batch))
     }
-    for geoline in zone.geolines {
-      let element = Element(
-        id: geoline.id, zone: zoneSlot, shape: .geoline(geoline.line, geoline.direction),
-        box: geoline.line.boundingBox)
-      geolineSlots.append(
-        place(element, reusing: reusable.removeValue(forKey: geoline.id), batch: &batch))
+    for (index, geoline) in zone.geolines.enumerated() {
+      slots.append(
+        place(
+          id: geoline.id, core: ElementCore(geolineOf: zoneSlot, member: Int32(index)),
+          polygon: nil, geoline: GeolineShape(geoline),
+          reusing: reusable.removeValue(forKey: geoline.id), batch: &batch))
     }
     for (_, slot) in reusable { removeElement(slot: slot, batch: &batch) }
     let previous = zoneSlots[Int(zoneSlot)]
     zoneSlots[Int(zoneSlot)] = CompiledZone(
-      zone: zone, fenceSlots: fenceSlots, geolineSlots: geolineSlots)
+      zone: zone, slots: ElementSlots(slots, fences: zone.fences.count))
     zoneCores[Int(zoneSlot)] = ZoneCore(zone.rules, addedSequence: addedSequence)
     if mapped != zoneSlot { zoneSlotByID[zone.id] = zoneSlot }
     // Only a replaced zone can have device state (a new slot's old state was purged).
@@ -320,27 +325,48 @@ extension ZoneEvaluator {
 
   /// Puts an element into a slot (the slot of the same id when the zone is replaced); it enters
   /// its index when the change finishes.
-  private mutating func place(_ element: Element, reusing slot: Int32?, batch: inout RemovalBatch)
-    -> Int32
-  {
+  private mutating func place(
+    id: String, core: ElementCore, polygon: PolygonFence?, geoline: GeolineShape?,
+    reusing slot: Int32?, batch: inout RemovalBatch
+  ) -> Int32 {
     let target: Int32
     if let slot {
       target = slot
       removeFromIndex(slot: slot)
     } else {
-      target = freeElementSlots.popLast() ?? Int32(elements.count)
-      if Int(target) == elements.count {
-        elements.append(nil)
+      target = freeElementSlots.popLast() ?? Int32(elementIDs.count)
+      if Int(target) == elementIDs.count {
+        elementIDs.append("")
         elementCores.append(ElementCore())
         polygonFences.append(nil)
+        geolineShapes.append(nil)
       }
     }
-    elements[Int(target)] = element
-    elementCores[Int(target)] = ElementCore(element)
-    polygonFences[Int(target)] = PolygonFence(element)
-    elementSlotByID[element.id] = target
+    elementIDs[Int(target)] = id
+    elementCores[Int(target)] = core
+    polygonFences[Int(target)] = polygon
+    geolineShapes[Int(target)] = geoline
+    elementSlotByID[id] = target
     batch.placed.append(target)
     return target
+  }
+
+  /// The bounding box of the element in `slot` (which must be live), from its shape: a polygon's
+  /// and a line's are stored with them, a circle's is computed from the zone's fence.
+  func elementBox(_ slot: Int32) -> BoundingBox {
+    let core = elementCores[Int(slot)]
+    switch core.kind {
+    case .polygon:
+      if let polygon = polygonFences[Int(slot)] { return polygon.shape.boundingBox }
+    case .geoline:
+      if let geoline = geolineShapes[Int(slot)] { return geoline.line.boundingBox }
+    case .circle:
+      if let zone = zoneSlots[Int(core.zone)]?.zone, Int(core.member) < zone.fences.count {
+        return zone.fences[Int(core.member)].area.boundingBox
+      }
+    case .vacant: break
+    }
+    preconditionFailure("No live element in slot \(slot)")
   }
 
   /// Puts the elements placed by a change into their indexes: one by one for a few added to a
@@ -355,8 +381,10 @@ extension ZoneEvaluator {
       if fences > Self.bulkThreshold(fenceIndex.count) {
         fenceIndex = RTree(liveItems(where: { $0 != .geoline && $0 != .vacant }))
       } else {
-        for slot in placed where elementCores[Int(slot)].kind != .geoline {
-          if let element = elements[Int(slot)] { fenceIndex.insert(id: slot, box: element.box) }
+        for slot in placed {
+          let kind = elementCores[Int(slot)].kind
+          guard kind == .circle || kind == .polygon else { continue }
+          fenceIndex.insert(id: slot, box: elementBox(slot))
         }
         if fences >= Self.tailPackingThreshold { fenceIndex.packTail() }
       }
@@ -366,7 +394,7 @@ extension ZoneEvaluator {
         geolineIndex = RTree(liveItems(where: { $0 == .geoline }))
       } else {
         for slot in placed where elementCores[Int(slot)].kind == .geoline {
-          if let element = elements[Int(slot)] { geolineIndex.insert(id: slot, box: element.box) }
+          geolineIndex.insert(id: slot, box: elementBox(slot))
         }
         if geolines >= Self.tailPackingThreshold { geolineIndex.packTail() }
       }
@@ -390,32 +418,34 @@ extension ZoneEvaluator {
   {
     var items: [(id: Int32, box: BoundingBox)] = []
     for slot in elementCores.indices where isIncluded(elementCores[slot].kind) {
-      if let box = elements[slot]?.box { items.append((Int32(slot), box)) }
+      items.append((Int32(slot), elementBox(Int32(slot))))
     }
     return items
   }
 
   private mutating func removeFromIndex(slot: Int32) {
-    guard let element = elements[Int(slot)] else { return }
-    switch element.shape {
-    case .fence: fenceIndex.remove(id: slot)
+    switch elementCores[Int(slot)].kind {
+    case .circle, .polygon: fenceIndex.remove(id: slot)
     case .geoline: geolineIndex.remove(id: slot)
+    case .vacant: break
     }
   }
 
   private mutating func removeElement(slot: Int32, batch: inout RemovalBatch) {
-    guard let element = elements[Int(slot)] else { return }
+    guard elementCores[Int(slot)].kind != .vacant else { return }
     removeFromIndex(slot: slot)
-    if elementSlotByID[element.id] == slot { elementSlotByID[element.id] = nil }
-    elements[Int(slot)] = nil
+    let id = elementIDs[Int(slot)]
+    if elementSlotByID[id] == slot { elementSlotByID[id] = nil }
+    elementIDs[Int(slot)] = ""
     elementCores[Int(slot)] = ElementCore()
     polygonFences[Int(slot)] = nil
+    geolineShapes[Int(slot)] = nil
     batch.elements.append(slot)
   }
 
   mutating func removeZone(slot: Int32, batch: inout RemovalBatch) {
     guard let zone = zoneSlots[Int(slot)] else { return }
-    for element in zone.fenceSlots + zone.geolineSlots { removeElement(slot: element, batch: &batch) }
+    zone.slots.forEach { removeElement(slot: $0, batch: &batch) }
     zoneSlotByID[zone.id] = nil
     zoneSlots[Int(slot)] = nil
     batch.zones.append(slot)
@@ -429,7 +459,7 @@ extension ZoneEvaluator {
     guard !batch.zones.isEmpty || !batch.elements.isEmpty else { return }
     var removedZone = Array(repeating: false, count: zoneSlots.count)
     for slot in batch.zones { removedZone[Int(slot)] = true }
-    var removedElement = Array(repeating: false, count: elements.count)
+    var removedElement = Array(repeating: false, count: elementCores.count)
     for slot in batch.elements { removedElement[Int(slot)] = true }
     for device in devices.indices {
       if !batch.zones.isEmpty {
@@ -485,6 +515,6 @@ extension ZoneEvaluator {
   }
 
   func elementID(at slot: Int32) -> String {
-    elements.withUnsafeBufferPointer { $0[Int(slot)]?.id } ?? ""
+    elementIDs.withUnsafeBufferPointer { $0[Int(slot)] }
   }
 }

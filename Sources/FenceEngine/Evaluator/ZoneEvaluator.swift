@@ -40,15 +40,20 @@ public struct ZoneEvaluator {
   var zoneSlots: [CompiledZone?] = []
   var zoneSlotByID: [String: Int32] = [:]
   var freeZoneSlots: [Int32] = []
-  var elements: [Element?] = []
+  /// Per element slot, the fence's or GEOLINE's id ("" for a free slot). The element tables
+  /// below are indexed by the same slots and change together; an element's public value stays
+  /// in its zone's (`ElementCore.member`), so nothing here copies it.
+  var elementIDs: [String] = []
   var elementSlotByID: [String: Int32] = [:]
   var freeElementSlots: [Int32] = []
-  /// Per element slot, what the per-fix tests read (kept in step with `elements`).
+  /// Per element slot, what the per-fix tests read.
   var elementCores: [ElementCore] = []
   /// Per zone slot, the rules as the per-fix step reads them (kept in step with `zoneSlots`).
   var zoneCores: [ZoneCore] = []
-  /// Per element slot, a polygon fence's shape (kept in step with `elements`).
+  /// Per element slot, a polygon fence's shape.
   var polygonFences: [PolygonFence?] = []
+  /// Per element slot, a GEOLINE's line.
+  var geolineShapes: [GeolineShape?] = []
   var fenceIndex = RTree()
   var geolineIndex = RTree()
   /// Incremented by every zone added under a new id.
