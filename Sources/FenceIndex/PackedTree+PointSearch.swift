@@ -89,23 +89,37 @@ extension PackedTree {
 
   /// Calls `visit` with the id of every live entry whose box holds (`x`, `y`), edges included.
   ///
-  /// The hot path. Walks ``laneBoxes`` depth-first, testing eight children at once in `Float`:
+  /// The hot path. A point in a clear cell of the ``occupancy`` grid is in no box: nothing to
+  /// walk. Otherwise walks ``laneBoxes`` depth-first, testing eight children at once in `Float`:
   /// rounding the position to the nearest `Float` keeps it inside every box rounded outward that
   /// holds it, so nothing is missed; each candidate entry is then tested on its exact `Double`
   /// box. Removed entries have empty lanes. The stack of pending groups is temporary (stack)
   /// memory: no heap allocation.
-  @inlinable
+  @inlinable @inline(__always)
   func forEachLiveID(containingX x: Double, y: Double, _ visit: (Int32) -> Void) {
     let height = levelEnds.count
-    guard height >= 2 else { return }
-    let nodeSize = self.nodeSize
-    let lanes = self.lanes
+    guard height >= 2, occupancy.mayHold(x: x, y: y) else { return }
+    Self.walk(
+      containingX: x, y: y, height: height, nodeSize: nodeSize, lanes: lanes,
+      stackCapacity: stackCapacity, laneBoxes: laneBoxes, levelStarts: laneLevelStarts,
+      leafBoxes: entries.boxes, ids: entries.ids, visit)
+  }
+
+  /// The walk of ``forEachLiveID(containingX:y:_:)``, on the tables it reads: as a method, its
+  /// closures captured the tree value, which was copied (about 170 bytes) at every search.
+  @inlinable
+  static func walk(
+    containingX x: Double, y: Double, height: Int, nodeSize: Int, lanes: Int, stackCapacity: Int,
+    laneBoxes: borrowing ContiguousArray<Float>, levelStarts: borrowing ContiguousArray<Int>,
+    leafBoxes: borrowing ContiguousArray<Double>, ids: borrowing ContiguousArray<Int32>,
+    _ visit: (Int32) -> Void
+  ) {
     let fx = Float(x)
     let fy = Float(y)
     laneBoxes.withUnsafeBufferPointer { laneBoxes in
-      laneLevelStarts.withUnsafeBufferPointer { levelStarts in
-        entries.boxes.withUnsafeBufferPointer { leafBoxes in
-          entries.ids.withUnsafeBufferPointer { ids in
+      levelStarts.withUnsafeBufferPointer { levelStarts in
+        leafBoxes.withUnsafeBufferPointer { leafBoxes in
+          ids.withUnsafeBufferPointer { ids in
             guard let groups = laneBoxes.baseAddress, let leaves = leafBoxes.baseAddress,
               let ids = ids.baseAddress
             else { return }

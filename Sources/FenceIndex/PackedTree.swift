@@ -36,6 +36,9 @@ struct PackedTree: Sendable {
   @usableFromInline var laneLevelStarts: ContiguousArray<Int>
   /// Lanes per group: `nodeSize` rounded up to a multiple of 8, the SIMD width searched at once.
   @usableFromInline let lanes: Int
+  /// Which cells of the entries' extent any entry's box meets, so that the point search can
+  /// answer a point between the boxes without the walk (see ``OccupancyGrid``).
+  @usableFromInline private(set) var occupancy = OccupancyGrid()
 
   /// An empty tree.
   init(nodeSize: Int) {
@@ -165,6 +168,7 @@ struct PackedTree: Sendable {
     idOrder = order
 
     packLanes()
+    occupancy = entries.boxes.withUnsafeBufferPointer { OccupancyGrid(boxes: $0, count: n) }
   }
 
   /// The id's sort key: signed order as unsigned order.

@@ -8,7 +8,7 @@ extension RTree {
   ///
   /// - Complexity: O(log *n* + *k*) for *k* results in the packed tree, plus a scan of the tail
   ///   of recent inserts (at most 128 entries).
-  @inlinable
+  @inlinable @inline(__always)
   public func search(containing latitude: Double, longitude: Double, _ visit: (Int32) -> Void) {
     guard abs(longitude) != 180 else {
       // The meridian is both ends of the planar range: search it as a crossing box, which
