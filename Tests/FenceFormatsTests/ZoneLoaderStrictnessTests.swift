@@ -58,6 +58,32 @@ import Testing
     #expect(try ZoneLoader.loadZones(contentsOf: [first]).map(\.id) == ["z"])
   }
 
+  /// Files are read at the same time, but results and errors are those of reading them in
+  /// order: zones in file order, and the first file (in order) at fault named.
+  @Test func severalFilesGiveTheirZonesAndFirstErrorInFileOrder() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var paths: [String] = []
+    for i in 0..<6 {
+      paths.append(try directory.write("z\(i).geojson", #"{"type":"FeatureCollection","features":["# + feature("f\(i)", #"{"zone":"z\#(i)"}"#) + "]}"))
+    }
+    #expect(try ZoneLoader.loadZones(contentsOf: paths).map(\.id) == ["z0", "z1", "z2", "z3", "z4", "z5"])
+    let broken = try directory.write("broken.geojson", #"{"type":"FeatureCollection","features":[{"#)
+    let missing = directory.path + "/missing.geojson"
+    let repeated = try directory.write("repeated.geojson", #"{"type":"FeatureCollection","features":["# + feature("g", #"{"zone":"z1"}"#) + "]}")
+    // The missing file comes first: its error, not the broken file's.
+    #expect(throws: ZoneLoadError(file: missing, message: "cannot read: No such file or directory")) {
+      try ZoneLoader.loadZones(contentsOf: [paths[0], missing, broken])
+    }
+    #expect(throws: ZoneLoadError(file: broken, message: "invalid JSON at line 1, column 42: expected a string key in object, found end of input")) {
+      try ZoneLoader.loadZones(contentsOf: [paths[0], broken, missing])
+    }
+    // A repeat in an earlier file than a broken one is found first, as in order.
+    #expect(throws: ZoneLoadError(file: repeated, message: #"zone "z1" is also defined in \#(paths[1]); zone ids must be unique across the zone files"#)) {
+      try ZoneLoader.loadZones(contentsOf: [paths[1], repeated, broken])
+    }
+  }
+
   @Test func aHugeCSVHeaderIsNotEchoedWhole() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
