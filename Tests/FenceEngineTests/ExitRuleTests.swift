@@ -18,6 +18,29 @@ import Testing
     ])
   }
 
+  /// Hysteresis measures every fence of the zone, not only the one that checked the device in;
+  /// the zone's GEOLINE is no fence and keeps no one inside.
+  @Test func exitHysteresisMeasuresEveryFenceOfAZoneWithAGeoline() throws {
+    var evaluator = try ZoneEvaluator(zones: [
+      Zone(
+        id: "z",
+        fences: [
+          try .circle(id: "A", center: at(), radius: 100),
+          try .circle(id: "B", center: at(east: 400), radius: 100),
+        ],
+        geolines: [try geoline("g", [(200, -500), (200, 900)])],
+        rules: ZoneRules(exitHysteresis: 25))
+    ])
+    #expect(run(&evaluator, [
+      fix(0),  // in A: check-in
+      fix(10, east: 515),  // 315 m out of A, 15 m out of B: still inside through B
+      fix(20, north: 190, east: -300),  // 10 m from the GEOLINE, 255 m out of A: check-out
+    ]) == [
+      "0 checkIn a z/A",
+      "20 checkOut a z/A in=0 duration=20",
+    ])
+  }
+
   @Test func exitConfirmationsCheckOutAfterKOutsideFixesStampedWithTheFirst() throws {
     var evaluator = try ZoneEvaluator(zones: [
       circleZone("z", rules: ZoneRules(exitConfirmations: 3))
