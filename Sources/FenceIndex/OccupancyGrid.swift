@@ -69,8 +69,10 @@ struct OccupancyGrid: Sendable {
     let wanted =
       count > Self.mostCells / Self.cellsPerEntry ? Self.mostCells : count * Self.cellsPerEntry
     let cells = min(max(wanted, Self.fewestCells), Self.mostCells)
-    // Square cells in the extent's units, as near as whole rows and columns allow.
-    let columns = max(1, min(cells, Int((Double(cells) * width / height).squareRoot().rounded())))
+    // Square cells in the extent's units, as near as whole rows and columns allow (the aspect
+    // clamped, so that a sliver of an extent cannot overflow the conversion to `Int`).
+    let aspect = min(max(width / height, 1e-12), 1e12)
+    let columns = max(1, min(cells, Int((Double(cells) * aspect).squareRoot().rounded())))
     let rows = max(1, cells / columns)
     let scaleX = Double(columns) / width
     let scaleY = Double(rows) / height

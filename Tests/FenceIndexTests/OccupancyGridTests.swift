@@ -85,6 +85,20 @@ import Testing
     #expect(!Self.grid(of: items).isEnabled)
     // One box only: its extent is itself, wholly set.
     #expect(!Self.grid(of: [(0, BoundingBox(south: 1, west: 1, north: 2, east: 2))]).isEnabled)
+    // Slivers of extents: no trap, and every point of every box still "may" be held.
+    let sliver: [(id: Int32, box: BoundingBox)] = [
+      (0, BoundingBox(south: 0, west: 0, north: 1e-300, east: 1)),
+      (1, BoundingBox(south: 0, west: 179, north: 0, east: 180)),
+      (2, BoundingBox(south: -80, west: 5, north: 80, east: 5 + 1e-300)),
+      (3, BoundingBox(south: 0, west: 5, north: 0, east: 5)),
+    ]
+    for items in [Array(sliver[0...1]), Array(sliver[2...3])] {
+      let grid = Self.grid(of: items)
+      for (_, box) in items {
+        #expect(grid.mayHold(x: box.west, y: box.south))
+        #expect(grid.mayHold(x: box.east, y: box.north))
+      }
+    }
     // No box, or boxes without area: no grid, every point "may" be held.
     #expect(!Self.grid(of: []).isEnabled)
     #expect(OccupancyGrid().mayHold(x: 1, y: 2))
