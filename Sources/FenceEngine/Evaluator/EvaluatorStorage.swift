@@ -149,16 +149,17 @@ struct ElementCore {
 /// The rules of one zone slot as the per-fix step reads them, in a flat table beside
 /// `zoneSlots` (a trivial value: no reference counting).
 struct ZoneCore {
-  var exitConfirmations: Int32 = 1
+  // Eight-byte fields first, then the small ones: 40 bytes rather than 48.
   var exitHysteresis = 0.0
   var minimumRetriggerTime = 0.0
-  var checkOut = true
-  var initialTrigger = true
-  var hasDwell = false
   var dwell = 0.0
   /// The evaluator's add sequence when this zone id was added (a replace keeps it): a device
   /// whose last accepted fix came before it sees the zone for the first time.
   var addedSequence: UInt64 = 0
+  var exitConfirmations: Int32 = 1
+  var checkOut = true
+  var initialTrigger = true
+  var hasDwell = false
 
   init() {}
 
@@ -199,37 +200,41 @@ enum DwellStatus: Equatable {
 /// One device's state with one zone: presence, the current stay, a pending exit and the MRT
 /// window. Kept sorted by zone slot in the device's `records`.
 struct ZoneRecord {
-  var zone: Int32
-  var presence: Presence = .outside
+  // Eight-byte fields first, then optionals and the small ones, so that padding is not repeated
+  // for every record of every device.
   /// A token unique to the current stay, so stale dwell queue entries can be recognised.
   var stay: UInt64 = 0
   var checkInTime = Timestamp(microsecondsSinceEpoch: 0)
   var checkInFence = ""
-  var willCheckOut = false
-  var dwell: DwellStatus = .none
   var dwellDeadline = Timestamp(microsecondsSinceEpoch: 0)
-  /// Consecutive accepted fixes outside during this stay (0 when none is pending).
-  var exitCount: Int32 = 0
   /// The first fix of the pending exit: the check-out is stamped with it.
   var exitTime = Timestamp(microsecondsSinceEpoch: 0)
   var exitLatitude = 0.0
   var exitLongitude = 0.0
-  var exitSpeed: Double?
-  var exitCourse: Double?
-  /// Start of the MRT window, if one was ever opened.
-  var windowStart: Timestamp?
-  /// Per-fix scratch: whether the current fix counts as inside (containment or hysteresis).
-  var isInsideNow = false
-  /// Per-fix scratch: the containing fence with the lowest rank.
-  var fenceNow: Int32 = -1
-  /// Per-fix scratch: when a checked-in stay ended at this fix, the time it ended (its
-  /// check-out's stamp); a GEOLINE crossing of this fix's movement before it happened while the
-  /// device was checked in.
-  var checkedInUntil: Timestamp?
   /// The event-id hash's state after this device and this zone
   /// (`ZoneEvent.deterministicHashPrefix`), made on the record's first event; 0 until then.
   /// Derived state, not in snapshots.
   var idPrefix: UInt64 = 0
+  var exitSpeed: Double?
+  var exitCourse: Double?
+  /// Start of the MRT window, if one was ever opened.
+  var windowStart: Timestamp?
+  /// Per-fix scratch: when a checked-in stay ended at this fix, the time it ended (its
+  /// check-out's stamp); a GEOLINE crossing of this fix's movement before it happened while the
+  /// device was checked in.
+  var checkedInUntil: Timestamp?
+  var zone: Int32
+  /// Consecutive accepted fixes outside during this stay (0 when none is pending).
+  var exitCount: Int32 = 0
+  /// Per-fix scratch: the containing fence with the lowest rank.
+  var fenceNow: Int32 = -1
+  var presence: Presence = .outside
+  var willCheckOut = false
+  var dwell: DwellStatus = .none
+  /// Per-fix scratch: whether the current fix counts as inside (containment or hysteresis).
+  var isInsideNow = false
+
+  init(zone: Int32) { self.zone = zone }
 }
 
 /// Everything the evaluator remembers about one device.
