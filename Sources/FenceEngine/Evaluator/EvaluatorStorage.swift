@@ -77,7 +77,7 @@ final class GeolineShape {
   }
 }
 
-/// What the per-fix tests read about one element slot, in a flat table beside `elements`: a
+/// What the per-fix tests read about one element slot, in a flat table beside `elementIDs`: a
 /// trivial value, so that reading it costs no reference counting.
 struct ElementCore {
   enum Kind: UInt8 {

@@ -351,22 +351,16 @@ extension ZoneEvaluator {
     return target
   }
 
-  /// The bounding box of the element in `slot` (which must be live), from its shape: a polygon's
-  /// and a line's are stored with them, a circle's is computed from the zone's fence.
+  /// The bounding box of the live element in `slot`, from its public value in its zone
+  /// (`ElementCore.member`); read when the element is indexed, never per fix.
   func elementBox(_ slot: Int32) -> BoundingBox {
     let core = elementCores[Int(slot)]
-    switch core.kind {
-    case .polygon:
-      if let polygon = polygonFences[Int(slot)] { return polygon.shape.boundingBox }
-    case .geoline:
-      if let geoline = geolineShapes[Int(slot)] { return geoline.line.boundingBox }
-    case .circle:
-      if let zone = zoneSlots[Int(core.zone)]?.zone, Int(core.member) < zone.fences.count {
-        return zone.fences[Int(core.member)].area.boundingBox
-      }
-    case .vacant: break
+    guard core.kind != .vacant, let zone = zoneSlots[Int(core.zone)]?.zone else {
+      preconditionFailure("No live element in slot \(slot)")
     }
-    preconditionFailure("No live element in slot \(slot)")
+    return core.kind == .geoline
+      ? zone.geolines[Int(core.member)].line.boundingBox
+      : zone.fences[Int(core.member)].area.boundingBox
   }
 
   /// Puts the elements placed by a change into their indexes: one by one for a few added to a
