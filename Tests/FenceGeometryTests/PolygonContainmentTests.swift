@@ -133,7 +133,8 @@ struct PointCase: CustomTestStringConvertible, Sendable {
 
   /// The edge-indexed test against plain ray casting over every edge, on star polygons of 10 to
   /// 100,000 vertices (smooth and jagged), at seeded random points, vertices and edge points.
-  @Test(arguments: [10, 100, 1_000, 10_000, 100_000])
+  /// Up to 31 edges, one stripe shares the edge index's buffer and a shared colour buffer.
+  @Test(arguments: [10, 16, 31, 32, 100, 1_000, 10_000, 100_000])
   func indexedTestMatchesRayCasting(vertexCount: Int) throws {
     var generator = SeededGenerator(seed: UInt64(vertexCount))
     for jagged in [false, true] {
