@@ -44,6 +44,8 @@ final class ByteInput {
   /// Valid bytes are `buffer[start..<end]`.
   private var start = 0
   private var end = 0
+  /// Bytes dropped from the front of the buffer so far (see ``position``).
+  private var discarded = 0
   private var isAtEOF = false
   /// 1-based line number of the byte at `start`.
   private(set) var lineNumber = 1
@@ -121,11 +123,25 @@ final class ByteInput {
     }
   }
 
+  /// Bytes of the (inflated) input handed out or passed so far.
+  var position: Int { discarded + start }
+
+  /// The size of the file when it is read as it is on disk (not gzip data, not standard input,
+  /// not bytes in memory), known once something was read: with ``position``, how far reading
+  /// has come. `nil` otherwise.
+  var plainFileSize: Int? {
+    guard let file, path != "-", gzdirect(file) == 1 else { return nil }
+    var status = stat()
+    guard stat(path, &status) == 0, status.st_size > 0 else { return nil }
+    return Int(status.st_size)
+  }
+
   /// Moves unread bytes to the front, grows the buffer if it is full, and reads up to
   /// ``chunkSize`` more bytes; at end of file does nothing.
   private func refill() throws(InputError) {
     if isAtEOF { return }
     if start > 0 {
+      discarded += start
       if end > start { memmove(buffer, buffer + start, end - start) }
       end -= start
       start = 0

@@ -22,6 +22,7 @@ public final class TrackReader {
   /// The format in use.
   public let format: TrackFormat
   private let parser: any TrackParser
+  private let input: ByteInput
   private var log: IssueLog
   /// Fixes returned so far.
   public private(set) var fixCount = 0
@@ -86,6 +87,7 @@ public final class TrackReader {
     self.path = path
     self.format = format
     self.log = IssueLog(file: path, strict: options.strict, limit: options.maximumRetainedIssues)
+    self.input = input
     switch format {
     case .csv: parser = try CSVTrackParser(input: input, options: options)
     case .gpx: parser = GPXTrackParser(input: input, options: options)
@@ -100,6 +102,16 @@ public final class TrackReader {
     let fix = try parser.next(&log)
     if fix != nil { fixCount += 1 }
     return fix
+  }
+
+  /// How many fixes the whole file holds, judged from the fixes read so far and the share of
+  /// the file they took; `nil` for gzip data, standard input and bytes in memory, or before any
+  /// fix. A guess for reserving room (rows vary in length), not a count.
+  var estimatedFixCount: Int? {
+    guard fixCount > 0, let size = input.plainFileSize else { return nil }
+    let read = input.position
+    guard read > 0 else { return nil }
+    return Int((Double(fixCount) * Double(size) / Double(read)).rounded(.up))
   }
 
   /// The rows skipped so far (at most ``TrackReadOptions/maximumRetainedIssues``).

@@ -271,9 +271,12 @@ struct Replay {
   }
 
   private mutating func emit(_ events: [ZoneEvent], writer: EventWriter?) throws {
-    for event in events {
-      eventCounts[event.kind, default: 0] += 1
-      if command.map != nil, event.kind != .monitoredSetChanged { mapEvents.offer(event) }
+    // Read once: an argument's property wrapper costs a generic metadata lookup per read.
+    let drawsMap = command.map != nil
+    for k in events.indices {
+      let kind = events[k].kind
+      eventCounts[kind, default: 0] += 1
+      if drawsMap, kind != .monitoredSetChanged { mapEvents.offer(events[k]) }
     }
     try writer?.write(contentsOf: events)
   }
