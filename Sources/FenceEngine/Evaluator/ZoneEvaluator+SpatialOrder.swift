@@ -21,10 +21,15 @@ extension ZoneEvaluator {
     guard zones.count >= spatialOrderThreshold else { return Array(zones.indices) }
     var items: [(id: Int32, box: BoundingBox)] = []
     items.reserveCapacity(zones.count)
-    for (index, zone) in zones.enumerated() {
-      guard let box = zone.fences.first?.area.boundingBox ?? zone.geolines.first?.line.boundingBox
-      else { continue }
-      items.append((Int32(index), box))
+    // Read in place: a loop over the values copies (and retains) every zone.
+    zones.withUnsafeBufferPointer { zones in
+      for index in zones.indices {
+        guard
+          let box = zones[index].fences.first?.area.boundingBox
+            ?? zones[index].geolines.first?.line.boundingBox
+        else { continue }
+        items.append((Int32(index), box))
+      }
     }
     let tree = RTree(items)
     var order: [Int] = []

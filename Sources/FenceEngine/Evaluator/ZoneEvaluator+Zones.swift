@@ -75,8 +75,11 @@ extension ZoneEvaluator {
     let prepared = try validate(zones, replacingEverything: false)
     reserveCapacity(adding: zones)
     var batch = RemovalBatch()
-    for index in Self.spatialOrder(of: zones) {
-      apply(zones[index], prepared: prepared.isEmpty ? [] : prepared[index], batch: &batch)
+    let order = Self.spatialOrder(of: zones)
+    zones.withUnsafeBufferPointer { zones in
+      for index in order {
+        apply(zones[index], prepared: prepared.isEmpty ? [] : prepared[index], batch: &batch)
+      }
     }
     finish(batch)
     zoneGeneration += 1
@@ -109,8 +112,10 @@ extension ZoneEvaluator {
   private mutating func reserveCapacity(adding zones: [Zone]) {
     guard zones.count >= Self.spatialOrderThreshold else { return }
     var elementCount = 0
-    for zone in zones {
-      elementCount += zone.fences.count + zone.geolines.count
+    zones.withUnsafeBufferPointer { zones in
+      for index in zones.indices {
+        elementCount += zones[index].fences.count + zones[index].geolines.count
+      }
     }
     zoneSlotByID.reserveCapacity(growingTo: zoneSlotByID.count + zones.count)
     elementSlotByID.reserveCapacity(growingTo: elementSlotByID.count + elementCount)
@@ -168,70 +173,75 @@ extension ZoneEvaluator {
     elementOwner.reserveCapacity(zones.count)
     // A first load into an empty evaluator has no loaded ids to compare with.
     let hasLoadedElements = !elementSlotByID.isEmpty
-    for zone in zones {
-      guard !zone.id.isEmpty else { throw ZoneError(zone: zone.id, fault: .emptyZoneID) }
-      guard zoneIDs.insert(zone.id).inserted else {
-        throw ZoneError(zone: zone.id, fault: .duplicateZoneID)
-      }
-    }
     let preparing = configuration.predicateBackend == .geosPrepared
     var result: [[PreparedShape?]] = []
     if preparing { result.reserveCapacity(zones.count) }
     var context = geosContext
-    for (zoneIndex, zone) in zones.enumerated() {
-      try Self.validateRules(of: zone)
-      guard !zone.fences.isEmpty || !zone.geolines.isEmpty else {
-        throw ZoneError(zone: zone.id, fault: .noFencesOrGeolines)
+    // Zones are read in place: a loop over the values copies (and retains) every zone, two
+    // passes over a million zones.
+    try zones.withUnsafeBufferPointer { zones in
+      for index in zones.indices {
+        let id = zones[index].id
+        guard !id.isEmpty else { throw ZoneError(zone: id, fault: .emptyZoneID) }
+        guard zoneIDs.insert(id).inserted else { throw ZoneError(zone: id, fault: .duplicateZoneID) }
       }
-      func claim(_ id: String) throws {
-        guard !id.isEmpty else { throw ZoneError(zone: zone.id, fence: id, fault: .emptyFenceID) }
-        if let other = elementOwner.updateValue(zoneIndex, forKey: id) {
-          throw ZoneError(
-            zone: zone.id, fence: id, fault: .duplicateFenceID(otherZone: zones[other].id))
+      for zoneIndex in zones.indices {
+        let checkedZone = zones[zoneIndex].id
+        try Self.validateRules(zones[zoneIndex].rules, zone: checkedZone)
+        guard !zones[zoneIndex].fences.isEmpty || !zones[zoneIndex].geolines.isEmpty else {
+          throw ZoneError(zone: checkedZone, fault: .noFencesOrGeolines)
         }
-        if hasLoadedElements, let slot = elementSlotByID[id],
-          elementCores[Int(slot)].kind != .vacant
-        {
-          let owner = zoneID(at: elementCores[Int(slot)].zone)
-          // Ids of zones this load replaces are free again.
-          if !replacingEverything, !zoneIDs.contains(owner) {
-            throw ZoneError(zone: zone.id, fence: id, fault: .duplicateFenceID(otherZone: owner))
+        func claim(_ id: String) throws {
+          guard !id.isEmpty else { throw ZoneError(zone: checkedZone, fence: id, fault: .emptyFenceID) }
+          if let other = elementOwner.updateValue(zoneIndex, forKey: id) {
+            throw ZoneError(
+              zone: checkedZone, fence: id, fault: .duplicateFenceID(otherZone: zones[other].id))
+          }
+          if hasLoadedElements, let slot = elementSlotByID[id],
+            elementCores[Int(slot)].kind != .vacant
+          {
+            let owner = zoneID(at: elementCores[Int(slot)].zone)
+            // Ids of zones this load replaces are free again.
+            if !replacingEverything, !zoneIDs.contains(owner) {
+              throw ZoneError(zone: checkedZone, fence: id, fault: .duplicateFenceID(otherZone: owner))
+            }
           }
         }
-      }
-      for fence in zone.fences { try claim(fence.id) }
-      for geoline in zone.geolines { try claim(geoline.id) }
-      if preparing {
-        var prepared: [PreparedShape?] = Array(repeating: nil, count: zone.fences.count)
-        for (index, fence) in zone.fences.enumerated() {
-          guard case .polygon(let shape) = fence.area else { continue }
-          do {
-            if context == nil { context = try GEOSContext() }
-            if let context { prepared[index] = try PreparedShape(shape, context: context) }
-          } catch {
-            throw ZoneError(zone: zone.id, fence: fence.id, fault: .unpreparableShape("\(error)"))
+        for k in zones[zoneIndex].fences.indices { try claim(zones[zoneIndex].fences[k].id) }
+        for k in zones[zoneIndex].geolines.indices { try claim(zones[zoneIndex].geolines[k].id) }
+        if preparing {
+          let zone = zones[zoneIndex]
+          var prepared: [PreparedShape?] = Array(repeating: nil, count: zone.fences.count)
+          for (index, fence) in zone.fences.enumerated() {
+            guard case .polygon(let shape) = fence.area else { continue }
+            do {
+              if context == nil { context = try GEOSContext() }
+              if let context { prepared[index] = try PreparedShape(shape, context: context) }
+            } catch {
+              throw ZoneError(zone: zone.id, fence: fence.id, fault: .unpreparableShape("\(error)"))
+            }
           }
+          result.append(prepared)
         }
-        result.append(prepared)
       }
     }
     return result
   }
 
-  static func validateRules(of zone: Zone) throws {
-    let rules = zone.rules
+  /// Checks the rules of the zone `zoneID`.
+  static func validateRules(_ rules: ZoneRules, zone zoneID: String) throws {
     // `contains` is false for NaN, and the ranges are finite.
     guard ValidRange.duration.contains(rules.minimumRetriggerTime) else {
-      throw ZoneError(zone: zone.id, fault: .invalidMinimumRetriggerTime(rules.minimumRetriggerTime))
+      throw ZoneError(zone: zoneID, fault: .invalidMinimumRetriggerTime(rules.minimumRetriggerTime))
     }
     if let dwell = rules.dwell, !ValidRange.duration.contains(dwell) {
-      throw ZoneError(zone: zone.id, fault: .invalidDwell(dwell))
+      throw ZoneError(zone: zoneID, fault: .invalidDwell(dwell))
     }
     guard ValidRange.distance.contains(rules.exitHysteresis) else {
-      throw ZoneError(zone: zone.id, fault: .invalidExitHysteresis(rules.exitHysteresis))
+      throw ZoneError(zone: zoneID, fault: .invalidExitHysteresis(rules.exitHysteresis))
     }
     guard ValidRange.exitConfirmations.contains(rules.exitConfirmations) else {
-      throw ZoneError(zone: zone.id, fault: .invalidExitConfirmations(rules.exitConfirmations))
+      throw ZoneError(zone: zoneID, fault: .invalidExitConfirmations(rules.exitConfirmations))
     }
   }
 
@@ -312,13 +322,16 @@ extension ZoneEvaluator {
           reusing: reusable.removeValue(forKey: geoline.id), batch: &batch))
     }
     for (_, slot) in reusable { removeElement(slot: slot, batch: &batch) }
-    let previous = zoneSlots[Int(zoneSlot)]
+    // What is needed of the replaced zone, read in place (a copy of it retained its arrays).
+    let (replaces, previousDwell) = zoneSlots.withUnsafeBufferPointer {
+      ($0[Int(zoneSlot)] != nil, $0[Int(zoneSlot)]?.zone.rules.dwell)
+    }
     zoneSlots[Int(zoneSlot)] = CompiledZone(
       zone: zone, slots: ElementSlots(slots, fences: zone.fences.count))
     zoneCores[Int(zoneSlot)] = ZoneCore(zone.rules, addedSequence: addedSequence)
     if mapped != zoneSlot { zoneSlotByID[zone.id] = zoneSlot }
     // Only a replaced zone can have device state (a new slot's old state was purged).
-    if let previous, previous.rules.dwell != nil || zone.rules.dwell != nil {
+    if replaces, previousDwell != nil || zone.rules.dwell != nil {
       batch.rescheduled.append(zoneSlot)
     }
   }
@@ -354,13 +367,20 @@ extension ZoneEvaluator {
   /// The bounding box of the live element in `slot`, from its public value in its zone
   /// (`ElementCore.member`); read when the element is indexed, never per fix.
   func elementBox(_ slot: Int32) -> BoundingBox {
-    let core = elementCores[Int(slot)]
-    guard core.kind != .vacant, let zone = zoneSlots[Int(core.zone)]?.zone else {
-      preconditionFailure("No live element in slot \(slot)")
+    let (kind, zone, member) = elementCores.withUnsafeBufferPointer {
+      ($0[Int(slot)].kind, Int($0[Int(slot)].zone), Int($0[Int(slot)].member))
     }
-    return core.kind == .geoline
-      ? zone.geolines[Int(core.member)].line.boundingBox
-      : zone.fences[Int(core.member)].area.boundingBox
+    // Read in place: binding the zone copied the whole value (and retained its arrays) once
+    // per element, a sixth of a million-circle load's indexing.
+    let box = zoneSlots.withUnsafeBufferPointer { slots -> BoundingBox? in
+      switch kind {
+      case .vacant: return nil
+      case .geoline: return slots[zone]?.zone.geolines[member].line.boundingBox
+      case .circle, .polygon: return slots[zone]?.zone.fences[member].area.boundingBox
+      }
+    }
+    guard let box else { preconditionFailure("No live element in slot \(slot)") }
+    return box
   }
 
   /// Puts the elements placed by a change into their indexes: one by one for a few added to a
