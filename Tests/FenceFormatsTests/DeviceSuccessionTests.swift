@@ -59,6 +59,24 @@ import Testing
     #expect(table.indices.map { table.deviceIndex(at: $0) } == expected.indices)
   }
 
+  /// Appending after the name table was dropped (``FixTable/finishAppending()``) rebuilds it:
+  /// known names keep their index, new ones get the next.
+  @Test func appendingAfterFinishingKeepsTheIndices() {
+    let first = (0..<50).map { "v\($0)" }
+    var table = Self.table(first + first)
+    table.finishAppending()
+    let more = ["v7", "new-1", "v0", "new-2", "new-1", "v49"]
+    for (k, name) in more.enumerated() {
+      table.append(
+        LocationFix(
+          device: name, time: Timestamp(secondsSinceEpoch: Double(1_000 + k)), latitude: 1,
+          longitude: 2))
+    }
+    let expected = Self.reference(first + first + more)
+    #expect(table.devices == expected.devices)
+    #expect(table.indices.map { table.deviceIndex(at: $0) } == expected.indices)
+  }
+
   @Test func guessesTheLastSuccessorAndPausesAfterAPoorWindow() {
     var succession = DeviceSuccession()
     succession.addDevice()

@@ -251,17 +251,7 @@ struct DeviceState {
   var records: [ZoneRecord] = []
   /// The monitored set, as element slots sorted ascending.
   var monitored: [Int32] = []
-  /// Where the last full evaluation happened, and how far from there nothing can change
-  /// (metres; 0 when unknown), valid while the evaluator's zone generation is `safeGeneration`.
-  var safeCenter = ECEFPosition(x: 0, y: 0, z: 0)
-  var safeRadius = 0.0
-  var safeGeneration: UInt64 = 0
-  /// The safe centre in degrees, and an upper bound on metres per degree of longitude
-  /// anywhere within the safe disc, for the skip test without trigonometry (NaN when unknown,
-  /// e.g. after a snapshot restore: the test then measures in ECEF).
-  var safeLatitude = Double.nan
-  var safeLongitude = Double.nan
-  var safeMetresPerDegreeLongitude = Double.nan
+  // Skipping's safe disc is in the evaluator's `safeDiscs` (only when skipping is on).
   /// The cell cache's answer for the cell of the device's last full evaluation (derived state:
   /// not in snapshots).
   var cellMemo = CellMemo()

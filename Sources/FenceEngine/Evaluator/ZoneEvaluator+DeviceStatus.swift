@@ -37,7 +37,7 @@ extension ZoneEvaluator {
   /// - Complexity: O(*r* log *r*) for the *r* zones the device has state with.
   public func deviceStatus(named device: String) -> DeviceStatus? {
     guard let slot = deviceSlotByName[device] else { return nil }
-    let state = snapshotDevice(devices[Int(slot)])
+    let state = snapshotDevice(slot: Int(slot))
     let lastFix = state.lastFix.map {
       DeviceStatus.LastFix(
         time: $0.time, latitude: $0.latitude, longitude: $0.longitude, speed: $0.speed,

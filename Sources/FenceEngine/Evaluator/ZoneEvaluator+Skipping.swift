@@ -63,18 +63,18 @@ extension ZoneEvaluator {
   @inline(__always)
   func canSkipInDegrees(_ coordinate: Coordinate, device d: Int) -> Bool {
     guard configuration.skipsUnchangedFixes, configuration.proximity == nil else { return false }
-    return devices.withUnsafeBufferPointer { devices in
-      let device = devices[d]
-      guard device.hasFix, device.safeRadius > 0, device.safeGeneration == zoneGeneration
-      else { return false }
-      let latitudeMetres = (coordinate.latitude - device.safeLatitude) * WGS84.metresPerDegreeBound
-      var degrees = abs(coordinate.longitude - device.safeLongitude)
+    guard devices.withUnsafeBufferPointer({ $0[d].hasFix }) else { return false }
+    return safeDiscs.withUnsafeBufferPointer { discs in
+      let disc = discs[d]
+      guard disc.radius > 0, disc.generation == zoneGeneration else { return false }
+      let latitudeMetres = (coordinate.latitude - disc.latitude) * WGS84.metresPerDegreeBound
+      var degrees = abs(coordinate.longitude - disc.longitude)
       if degrees > 180 { degrees = 360 - degrees }
-      let longitudeMetres = degrees * device.safeMetresPerDegreeLongitude
+      let longitudeMetres = degrees * disc.metresPerDegreeLongitude
       let bound = (latitudeMetres * latitudeMetres + longitudeMetres * longitudeMetres)
         .squareRoot()
       // NaN (no centre in degrees) compares false.
-      return bound * (1 + 1e-9) + 0.5 < device.safeRadius
+      return bound * (1 + 1e-9) + 0.5 < disc.radius
     }
   }
 
@@ -83,12 +83,12 @@ extension ZoneEvaluator {
   @inline(__always)
   func canSkip(_ position: Position, device d: Int) -> Bool {
     guard configuration.skipsUnchangedFixes, configuration.proximity == nil,
-      devices[d].hasFix, devices[d].safeRadius > 0,
-      devices[d].safeGeneration == zoneGeneration
+      devices[d].hasFix, safeDiscs[d].radius > 0,
+      safeDiscs[d].generation == zoneGeneration
     else { return false }
     // The chord is within a micrometre of the arc at these distances; both ends of the
     // movement lie in the disc, and so does the straight segment between them.
-    return devices[d].safeCenter.chord(to: position.ecef) + 0.5 < devices[d].safeRadius
+    return safeDiscs[d].center.chord(to: position.ecef) + 0.5 < safeDiscs[d].radius
   }
 
   /// Notes how far from `position` the device can move without any fence boundary or GEOLINE
@@ -148,13 +148,11 @@ extension ZoneEvaluator {
     let band = safe / 110_000 * (.pi / 180)
     let metresPerDegreeLongitude =
       WGS84.metresPerDegreeBound * min(1, cosLatitude + sinLatitude * band) * (1 + 1e-9)
-    devices.withUnsafeMutableBufferPointer { devices in
-      devices[d].safeCenter = ecef
-      devices[d].safeRadius = safe
-      devices[d].safeGeneration = zoneGeneration
-      devices[d].safeLatitude = position.latitude
-      devices[d].safeLongitude = position.longitude
-      devices[d].safeMetresPerDegreeLongitude = metresPerDegreeLongitude
+    let generation = zoneGeneration
+    safeDiscs.withUnsafeMutableBufferPointer { discs in
+      discs[d] = SafeDisc(
+        center: ecef, radius: safe, generation: generation, latitude: position.latitude,
+        longitude: position.longitude, metresPerDegreeLongitude: metresPerDegreeLongitude)
     }
   }
 

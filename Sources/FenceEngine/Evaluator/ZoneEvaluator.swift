@@ -68,6 +68,8 @@ public struct ZoneEvaluator {
 
   var deviceSlotByName: [String: Int32] = [:]
   var devices: [DeviceState] = []
+  /// One per device, parallel to `devices`, when skipping is on; empty otherwise.
+  var safeDiscs: [SafeDisc] = []
   var dwellQueue = DwellQueue()
   var stayCounter: UInt64 = 0
 
@@ -145,7 +147,10 @@ public struct ZoneEvaluator {
   public mutating func handle(forDevice name: String) -> DeviceHandle {
     let next = Int32(devices.count)
     let slot = deviceSlotByName.interned(name, next: next)
-    if slot == next { devices.append(DeviceState(name: name)) }
+    if slot == next {
+      devices.append(DeviceState(name: name))
+      if configuration.skipsUnchangedFixes { safeDiscs.append(SafeDisc()) }
+    }
     return DeviceHandle(slot: slot)
   }
 
@@ -154,6 +159,7 @@ public struct ZoneEvaluator {
   public mutating func reserveCapacity(devices count: Int) {
     devices.reserveCapacity(growingTo: count)
     deviceSlotByName.reserveCapacity(growingTo: count)
+    if configuration.skipsUnchangedFixes { safeDiscs.reserveCapacity(growingTo: count) }
   }
 
   /// The number of devices seen so far (including devices whose fixes were all rejected).

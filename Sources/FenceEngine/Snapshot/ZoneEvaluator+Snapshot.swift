@@ -25,8 +25,8 @@ extension ZoneEvaluator {
       zoneSequences.append(.init(zone: zone.id, addedSequence: zoneCores[Int(slot)].addedSequence))
     }
     var snapshotDevices: [EvaluatorSnapshot.Device] = []
-    for device in devices where isIncluded(device.name) {
-      snapshotDevices.append(snapshotDevice(device))
+    for slot in devices.indices where isIncluded(devices[slot].name) {
+      snapshotDevices.append(snapshotDevice(slot: slot))
     }
     return EvaluatorSnapshot(
       zoneFingerprint: zoneFingerprint(slotsInIDOrder: order), time: time,
@@ -62,6 +62,8 @@ extension ZoneEvaluator {
     }
     var newDevices: [DeviceState] = []
     newDevices.reserveCapacity(snapshot.devices.count)
+    var newDiscs: [SafeDisc] = []
+    if configuration.skipsUnchangedFixes { newDiscs.reserveCapacity(snapshot.devices.count) }
     var newSlotByName: [String: Int32] = [:]
     var queue = DwellQueue()
     for device in snapshot.devices {
@@ -76,11 +78,21 @@ extension ZoneEvaluator {
             stay: record.stay))
       }
       newDevices.append(state)
+      if configuration.skipsUnchangedFixes {
+        var disc = SafeDisc()
+        if let stored = device.safeDisc {
+          disc.center = ECEFPosition(x: stored.x, y: stored.y, z: stored.z)
+          disc.radius = stored.radius
+          disc.generation = zoneGeneration
+        }
+        newDiscs.append(disc)
+      }
     }
 
     for (slot, sequence) in sequences { zoneCores[Int(slot)].addedSequence = sequence }
     addSequence = snapshot.addSequence
     devices = newDevices
+    safeDiscs = newDiscs
     deviceSlotByName = newSlotByName
     dwellQueue = queue
     stayCounter = snapshot.stayCounter
@@ -145,7 +157,9 @@ extension ZoneEvaluator {
 
   // MARK: - Between device state and snapshot values
 
-  func snapshotDevice(_ device: DeviceState) -> EvaluatorSnapshot.Device {
+  /// The snapshot value of the device in slot `slot`.
+  func snapshotDevice(slot: Int) -> EvaluatorSnapshot.Device {
+    let device = devices[slot]
     var records: [EvaluatorSnapshot.Record] = []
     records.reserveCapacity(device.records.count)
     for record in device.records {
@@ -188,10 +202,11 @@ extension ZoneEvaluator {
         course: device.lastCourse)
     }
     var safeDisc: EvaluatorSnapshot.SafeDisc?
-    if device.safeRadius > 0, device.safeGeneration == zoneGeneration {
-      safeDisc = .init(
-        x: device.safeCenter.x, y: device.safeCenter.y, z: device.safeCenter.z,
-        radius: device.safeRadius)
+    if slot < safeDiscs.count, safeDiscs[slot].radius > 0,
+      safeDiscs[slot].generation == zoneGeneration
+    {
+      let disc = safeDiscs[slot]
+      safeDisc = .init(x: disc.center.x, y: disc.center.y, z: disc.center.z, radius: disc.radius)
     }
     return EvaluatorSnapshot.Device(
       name: device.name, lastFix: lastFix, lastSequence: device.lastSequence,
@@ -209,11 +224,6 @@ extension ZoneEvaluator {
       state.lastCourse = fix.course
     }
     state.lastSequence = device.lastSequence
-    if let disc = device.safeDisc {
-      state.safeCenter = ECEFPosition(x: disc.x, y: disc.y, z: disc.z)
-      state.safeRadius = disc.radius
-      state.safeGeneration = zoneGeneration
-    }
     for record in device.records {
       guard let zone = zoneSlotByID[record.zone] else { throw SnapshotError(.unknownID(record.zone)) }
       var restored = ZoneRecord(zone: zone)

@@ -46,6 +46,7 @@ public struct FixTable: RandomAccessCollection, Sendable {
       device = guess
       lastDevice = guess
     } else {
+      if deviceIndex.count < devices.count { restoreDeviceIndex() }
       let next = Int32(devices.count)
       device = deviceIndex.interned(fix.device, next: next)
       if device == next {
@@ -60,6 +61,25 @@ public struct FixTable: RandomAccessCollection, Sendable {
         time: fix.time.microsecondsSinceEpoch, latitude: fix.latitude, longitude: fix.longitude,
         accuracy: fix.accuracy ?? .nan, speed: fix.speed ?? .nan, course: fix.course ?? .nan,
         device: device, sequence: Int32(truncatingIfNeeded: rows.count)))
+  }
+
+  /// Drops the tables that only appending uses (the name table, about 40 bytes a device, and
+  /// the device guesses), once reading is over: a million devices' table would otherwise stay
+  /// beside the evaluator's own through the whole replay. A later ``append(_:)`` rebuilds them.
+  public mutating func finishAppending() {
+    deviceIndex = [:]
+    succession = DeviceSuccession()
+    lastDevice = nil
+  }
+
+  /// The name table and guesses again, after ``finishAppending()``.
+  private mutating func restoreDeviceIndex() {
+    deviceIndex.reserveCapacity(devices.count)
+    succession = DeviceSuccession()
+    for (index, name) in devices.enumerated() {
+      deviceIndex[name] = Int32(index)
+      succession.addDevice()
+    }
   }
 
   /// Sorts the fixes by time, keeping the order of appending among equal times (a stable
@@ -138,5 +158,6 @@ public func readSorted(paths: [String], options: TrackReadOptions = TrackReadOpt
     table.issues += reader.issues
   }
   table.sortByTime()
+  table.finishAppending()
   return table
 }
