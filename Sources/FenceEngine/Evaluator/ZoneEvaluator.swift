@@ -128,9 +128,9 @@ public struct ZoneEvaluator {
   /// An evaluator loaded with `zones` (all or nothing).
   ///
   /// - Throws: ``ZoneError`` for the first invalid zone.
-  public init(configuration: Configuration = .default, zones: [Zone]) throws {
+  public init(configuration: Configuration = .default, zones: consuming [Zone]) throws {
     self.init(configuration: configuration)
-    try add(zones)
+    try add(consume zones)
   }
 
   // MARK: - Devices

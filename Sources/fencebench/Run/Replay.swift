@@ -57,7 +57,15 @@ struct Replay {
     summary.geolines = zones.reduce(0) { $0 + $1.geolines.count }
 
     let buildStart = MonotonicClock.nanoseconds()
-    var evaluator = try ZoneEvaluator(configuration: command.engineConfiguration, zones: zones)
+    var evaluator: ZoneEvaluator
+    if command.map == nil && !command.compareGEOS {
+      // Handed over: the evaluator lets the loaded array go before it packs its index, so a
+      // million zones' values are not held twice at the load's peak.
+      evaluator = try ZoneEvaluator(configuration: command.engineConfiguration, zones: consume zones)
+      zones = []
+    } else {
+      evaluator = try ZoneEvaluator(configuration: command.engineConfiguration, zones: zones)
+    }
     summary.indexBuildSeconds = MonotonicClock.seconds(since: buildStart)
     if command.compareGEOS { comparison = try GEOSComparison(zones: zones) }
     if let path = command.zoneChanges {
