@@ -71,6 +71,9 @@ extension ZoneEvaluator {
   /// - Complexity: O(*k* log *k*) for *k* new fences and GEOLINEs, plus a bulk rebuild of the
   ///   spatial index, O(*n*) for *n* in all, when *k* is more than an eighth of *n* (about 2 s
   ///   for a million circle zones in a release build).
+  /// - Note: The evaluator keeps its own copy of each zone. A caller done with its array can
+  ///   hand it over, `try evaluator.add(consume zones)`: the array then goes before the index
+  ///   is packed, where a large load peaks (a million circle zones: about 95 MiB less).
   public mutating func add(_ zones: consuming [Zone]) throws {
     let prepared = try validate(zones, replacingEverything: false)
     reserveCapacity(adding: zones)
