@@ -29,14 +29,30 @@ extension ZoneEvaluator {
   func zoneSlotsInIDOrder() -> [Int32] {
     var pairs: [(id: String, slot: Int32)] = []
     pairs.reserveCapacity(zoneSlotByID.count)
-    for (id, slot) in zoneSlotByID { pairs.append((id, slot)) }
+    zoneSlots.withUnsafeBufferPointer { slots in
+      for slot in slots.indices {
+        if let id = slots[slot]?.zone.id { pairs.append((id, Int32(slot))) }
+      }
+    }
     pairs.sort { $0.id < $1.id }
     return pairs.map(\.slot)
   }
 
   /// The zone with this id, if loaded.
   public func zone(id: String) -> Zone? {
-    zoneSlotByID[id].flatMap { zoneSlots[Int($0)]?.zone }
+    zoneSlot(id: id).flatMap { zoneSlots[Int($0)]?.zone }
+  }
+
+  /// The slot of the zone with this id, if loaded.
+  func zoneSlot(id: String) -> Int32? {
+    zoneSlots.withUnsafeBufferPointer { slots in
+      zoneSlotByID.slot(of: id) { Self.zoneID($0, in: slots) }
+    }
+  }
+
+  /// The slot of the fence or GEOLINE with this id, if loaded.
+  func elementSlot(id: String) -> Int32? {
+    elementIDs.withUnsafeBufferPointer { ids in elementSlotByID.slot(of: id) { ids[Int($0)] } }
   }
 
   /// The number of loaded zones.
@@ -103,9 +119,11 @@ extension ZoneEvaluator {
     var batch = RemovalBatch()
     var keep = Set<String>()
     for index in zones.indices { keep.insert(zones[index].id) }
-    for (id, slot) in zoneSlotByID where !keep.contains(id) {
-      removeZone(slot: slot, batch: &batch)
+    var stale: [Int32] = []
+    zoneSlotByID.forEachSlot { slot in
+      if !keep.contains(zoneID(at: slot)) { stale.append(slot) }
     }
+    for slot in stale { removeZone(slot: slot, batch: &batch) }
     let order = Self.spatialOrder(of: zones)
     zones.withUnsafeBufferPointer { zones in
       for index in order {
@@ -128,8 +146,8 @@ extension ZoneEvaluator {
         elementCount += zones[index].fences.count + zones[index].geolines.count
       }
     }
-    zoneSlotByID.reserveCapacity(growingTo: zoneSlotByID.count + zones.count)
-    elementSlotByID.reserveCapacity(growingTo: elementSlotByID.count + elementCount)
+    zoneSlotByID.reserveCapacity(zoneSlotByID.count + zones.count)
+    elementSlotByID.reserveCapacity(elementSlotByID.count + elementCount)
     zoneSlots.reserveCapacity(growingTo: zoneSlots.count + zones.count)
     zoneCores.reserveCapacity(growingTo: zoneCores.count + zones.count)
     elementIDs.reserveCapacity(growingTo: elementIDs.count + elementCount)
@@ -143,7 +161,7 @@ extension ZoneEvaluator {
   /// - Returns: whether a zone had this id.
   @discardableResult
   public mutating func remove(zoneID: String) -> Bool {
-    guard let slot = zoneSlotByID[zoneID] else { return false }
+    guard let slot = zoneSlot(id: zoneID) else { return false }
     var batch = RemovalBatch()
     removeZone(slot: slot, batch: &batch)
     finish(batch)
@@ -162,7 +180,7 @@ extension ZoneEvaluator {
   public mutating func remove<IDs: Sequence<String>>(zoneIDs: IDs) -> Int {
     var batch = RemovalBatch()
     for id in zoneIDs {
-      if let slot = zoneSlotByID[id] { removeZone(slot: slot, batch: &batch) }
+      if let slot = zoneSlot(id: id) { removeZone(slot: slot, batch: &batch) }
     }
     guard !batch.zones.isEmpty else { return 0 }
     finish(batch)
@@ -208,7 +226,7 @@ extension ZoneEvaluator {
             throw ZoneError(
               zone: checkedZone, fence: id, fault: .duplicateFenceID(otherZone: zones[other].id))
           }
-          if hasLoadedElements, let slot = elementSlotByID[id],
+          if hasLoadedElements, let slot = elementSlot(id: id),
             elementCores[Int(slot)].kind != .vacant
           {
             let owner = zoneID(at: elementCores[Int(slot)].zone)
@@ -279,13 +297,10 @@ extension ZoneEvaluator {
     let zoneSlot: Int32
     var addedSequence: UInt64
     var reusable: [String: Int32] = [:]
-    // The zone's slot in one hash: an existing one, or the slot a new zone takes (a free slot
-    // or the next), recorded now. No loaded zone holds the candidate, so getting it back means
-    // the id is new.
-    let candidate = freeZoneSlots.last ?? Int32(zoneSlots.count)
-    let mapped = zoneSlotByID.interned(zone.id, next: candidate)
-    if mapped != candidate, let old = zoneSlots[Int(mapped)] {
-      let existing = mapped
+    // The zone's slot: the loaded zone's with this id, or a new one (filed in the id table
+    // once the zone is in place, since the table reads ids from the zone table).
+    let mapped = self.zoneSlot(id: zone.id)
+    if let existing = mapped, let old = zoneSlots[Int(existing)] {
       zoneSlot = existing
       addedSequence = zoneCores[Int(existing)].addedSequence
       old.slots.forEach { slot in
@@ -340,7 +355,10 @@ extension ZoneEvaluator {
     zoneSlots[Int(zoneSlot)] = CompiledZone(
       zone: zone, slots: ElementSlots(slots, fences: zone.fences.count))
     zoneCores[Int(zoneSlot)] = ZoneCore(zone.rules, addedSequence: addedSequence)
-    if mapped != zoneSlot { zoneSlotByID[zone.id] = zoneSlot }
+    if mapped != zoneSlot {
+      let slots = zoneSlots
+      zoneSlotByID.set(zone.id, slot: zoneSlot) { slots[Int($0)]?.zone.id ?? "" }
+    }
     // Only a replaced zone can have device state (a new slot's old state was purged).
     if replaces, previousDwell != nil || zone.rules.dwell != nil {
       batch.rescheduled.append(zoneSlot)
@@ -370,7 +388,10 @@ extension ZoneEvaluator {
     elementCores[Int(target)] = core
     polygonFences[Int(target)] = polygon
     geolineShapes[Int(target)] = geoline
-    elementSlotByID[id] = target
+    do {
+      let ids = elementIDs
+      elementSlotByID.set(id, slot: target) { ids[Int($0)] }
+    }
     batch.placed.append(target)
     return target
   }
@@ -460,7 +481,10 @@ extension ZoneEvaluator {
     guard elementCores[Int(slot)].kind != .vacant else { return }
     removeFromIndex(slot: slot)
     let id = elementIDs[Int(slot)]
-    if elementSlotByID[id] == slot { elementSlotByID[id] = nil }
+    do {
+      let ids = elementIDs
+      elementSlotByID.remove(id, ifSlot: slot) { ids[Int($0)] }
+    }
     elementIDs[Int(slot)] = ""
     elementCores[Int(slot)] = ElementCore()
     polygonFences[Int(slot)] = nil
@@ -471,7 +495,10 @@ extension ZoneEvaluator {
   mutating func removeZone(slot: Int32, batch: inout RemovalBatch) {
     guard let zone = zoneSlots[Int(slot)] else { return }
     zone.slots.forEach { removeElement(slot: $0, batch: &batch) }
-    zoneSlotByID[zone.id] = nil
+    do {
+      let slots = zoneSlots
+      zoneSlotByID.remove(zone.id) { slots[Int($0)]?.zone.id ?? "" }
+    }
     zoneSlots[Int(slot)] = nil
     batch.zones.append(slot)
   }

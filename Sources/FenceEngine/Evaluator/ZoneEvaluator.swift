@@ -38,13 +38,13 @@ public struct ZoneEvaluator {
   // MARK: Zones and their elements (fences and GEOLINEs)
 
   var zoneSlots: [CompiledZone?] = []
-  var zoneSlotByID: [String: Int32] = [:]
+  var zoneSlotByID = IDSlotTable()
   var freeZoneSlots: [Int32] = []
   /// Per element slot, the fence's or GEOLINE's id ("" for a free slot). The element tables
   /// below are indexed by the same slots and change together; an element's public value stays
   /// in its zone's (`ElementCore.member`), so nothing here copies it.
   var elementIDs: [String] = []
-  var elementSlotByID: [String: Int32] = [:]
+  var elementSlotByID = IDSlotTable()
   var freeElementSlots: [Int32] = []
   /// Per element slot, what the per-fix tests read.
   var elementCores: [ElementCore] = []

@@ -53,7 +53,7 @@ extension ZoneEvaluator {
     // Everything is built aside first, so that a throw changes nothing.
     var sequences: [(slot: Int32, sequence: UInt64)] = []
     for zone in snapshot.zoneSequences {
-      guard let slot = zoneSlotByID[zone.zone] else { throw SnapshotError(.unknownID(zone.zone)) }
+      guard let slot = zoneSlot(id: zone.zone) else { throw SnapshotError(.unknownID(zone.zone)) }
       sequences.append((slot, zone.addedSequence))
     }
     guard sequences.count == zoneSlotByID.count else {
@@ -225,7 +225,7 @@ extension ZoneEvaluator {
     }
     state.lastSequence = device.lastSequence
     for record in device.records {
-      guard let zone = zoneSlotByID[record.zone] else { throw SnapshotError(.unknownID(record.zone)) }
+      guard let zone = zoneSlot(id: record.zone) else { throw SnapshotError(.unknownID(record.zone)) }
       var restored = ZoneRecord(zone: zone)
       switch record.presence {
       case .outside: restored.presence = .outside
@@ -259,7 +259,7 @@ extension ZoneEvaluator {
       state.records.insert(restored, at: index)
     }
     for id in device.monitored {
-      guard let slot = elementSlotByID[id] else { throw SnapshotError(.unknownID(id)) }
+      guard let slot = elementSlot(id: id) else { throw SnapshotError(.unknownID(id)) }
       state.monitored.append(slot)
     }
     state.monitored.sort()
