@@ -21,8 +21,8 @@ extension ZoneEvaluator {
   /// The slots of every loaded zone, sorted by zone id: the order of ``zones``, of snapshots
   /// and of the zone fingerprint.
   ///
-  /// Sorts (id, slot) pairs taken from the id table, so that comparisons read neighbouring
-  /// memory: sorting slot numbers by looking each zone up in the zone table missed the
+  /// Sorts (id, slot) pairs gathered in one pass over the zone table, so that comparisons read
+  /// neighbouring memory: sorting slot numbers by looking each zone up in the zone table missed the
   /// processor's caches at every comparison (a million zones: over a second per sort, two
   /// sorts per snapshot of a daemon), and sorting the zone values themselves copied and
   /// retained every zone at each step.
