@@ -50,7 +50,8 @@ final class StripeIndex: Sendable {
     let unwrapped = parts[0].isUnwrapped
     precondition(parts.allSatisfy { $0.isUnwrapped == unwrapped }, "parts in one frame")
     isUnwrapped = unwrapped
-    self.partColours = partColours == [0] ? StripeIndex.zeroColour : partColours
+    let onlyColourZero = partColours.count == 1 && partColours[0] == 0
+    self.partColours = onlyColourZero ? StripeIndex.zeroColour : partColours
     var minX = Double.infinity
     var maxX = -Double.infinity
     var minY = Double.infinity

@@ -55,6 +55,35 @@ extension ZoneEvaluator {
     elementIDs.withUnsafeBufferPointer { ids in elementSlotByID.slot(of: id) { ids[Int($0)] } }
   }
 
+  // The id tables read ids back from the zone and element tables. While a table is changed,
+  // they read a second reference to those tables (no copy: nothing writes them meanwhile),
+  // since a closure reading the evaluator would overlap the change's access to it.
+
+  /// Files zone `id` under `slot` (whose zone must already be in place), or moves it there.
+  private mutating func fileZone(id: String, slot: Int32) {
+    let slots = zoneSlots
+    zoneSlotByID.set(id, slot: slot) { s in slots.withUnsafeBufferPointer { Self.zoneID(s, in: $0) } }
+  }
+
+  /// Takes zone `id` out of the id table (before its slot is emptied).
+  private mutating func unfileZone(id: String) {
+    let slots = zoneSlots
+    zoneSlotByID.remove(id) { s in slots.withUnsafeBufferPointer { Self.zoneID(s, in: $0) } }
+  }
+
+  /// Files element `id` under `slot` (whose id must already be in `elementIDs`).
+  private mutating func fileElement(id: String, slot: Int32) {
+    let ids = elementIDs
+    elementSlotByID.set(id, slot: slot) { ids[Int($0)] }
+  }
+
+  /// Takes element `id` out of the id table when it is filed under `slot` (a replacing zone
+  /// may have filed the same id under another slot already).
+  private mutating func unfileElement(id: String, slot: Int32) {
+    let ids = elementIDs
+    elementSlotByID.remove(id, ifSlot: slot) { ids[Int($0)] }
+  }
+
   /// The number of loaded zones.
   public var zoneCount: Int { zoneSlotByID.count }
 
@@ -355,10 +384,7 @@ extension ZoneEvaluator {
     zoneSlots[Int(zoneSlot)] = CompiledZone(
       zone: zone, slots: ElementSlots(slots, fences: zone.fences.count))
     zoneCores[Int(zoneSlot)] = ZoneCore(zone.rules, addedSequence: addedSequence)
-    if mapped != zoneSlot {
-      let slots = zoneSlots
-      zoneSlotByID.set(zone.id, slot: zoneSlot) { slots[Int($0)]?.zone.id ?? "" }
-    }
+    if mapped != zoneSlot { fileZone(id: zone.id, slot: zoneSlot) }
     // Only a replaced zone can have device state (a new slot's old state was purged).
     if replaces, previousDwell != nil || zone.rules.dwell != nil {
       batch.rescheduled.append(zoneSlot)
@@ -388,10 +414,7 @@ extension ZoneEvaluator {
     elementCores[Int(target)] = core
     polygonFences[Int(target)] = polygon
     geolineShapes[Int(target)] = geoline
-    do {
-      let ids = elementIDs
-      elementSlotByID.set(id, slot: target) { ids[Int($0)] }
-    }
+    fileElement(id: id, slot: target)
     batch.placed.append(target)
     return target
   }
@@ -481,10 +504,7 @@ extension ZoneEvaluator {
     guard elementCores[Int(slot)].kind != .vacant else { return }
     removeFromIndex(slot: slot)
     let id = elementIDs[Int(slot)]
-    do {
-      let ids = elementIDs
-      elementSlotByID.remove(id, ifSlot: slot) { ids[Int($0)] }
-    }
+    unfileElement(id: id, slot: slot)
     elementIDs[Int(slot)] = ""
     elementCores[Int(slot)] = ElementCore()
     polygonFences[Int(slot)] = nil
@@ -495,10 +515,7 @@ extension ZoneEvaluator {
   mutating func removeZone(slot: Int32, batch: inout RemovalBatch) {
     guard let zone = zoneSlots[Int(slot)] else { return }
     zone.slots.forEach { removeElement(slot: $0, batch: &batch) }
-    do {
-      let slots = zoneSlots
-      zoneSlotByID.remove(zone.id) { slots[Int($0)]?.zone.id ?? "" }
-    }
+    unfileZone(id: zone.id)
     zoneSlots[Int(slot)] = nil
     batch.zones.append(slot)
   }
