@@ -43,6 +43,9 @@ struct DaemonRoutes: Sendable {
     v1.delete("zones/{id}") { request, context in
       try await removeZone(try context.parameters.require("id"), request)
     }
+    v1.put("devices/{id}/tags") { request, context in
+      try await setDeviceTags(try context.parameters.require("id"), request)
+    }
     v1.get("devices/{id}") { _, context in
       let id = try context.parameters.require("id")
       guard let status = store.deviceStatus(named: id) else {
@@ -184,6 +187,26 @@ struct DaemonRoutes: Sendable {
 
   // MARK: - Devices
 
+  /// `PUT /v1/devices/{id}/tags` with `{"tags": ["ferry", …]}`: the device's tags for zones'
+  /// `deviceTags` conditions (rules v2), replacing its previous ones; durable like any command.
+  func setDeviceTags(_ device: String, _ request: Request) async throws -> Response {
+    try checkContentType(request, ["application/json", "text/plain"])
+    let key = try idempotencyKey(request)
+    let body = try await bodyReader.read(request)
+    let expected = "expected {\"tags\": [non-empty strings]}"
+    guard case .object(let object)? = try? JSONReader.parse(String(decoding: body, as: UTF8.self)),
+      object.count == 1, case .array(let items)? = object["tags"]
+    else { throw RequestRefusal(.badRequest, expected) }
+    var tags: [String] = []
+    for item in items {
+      guard case .string(let tag) = item, !tag.isEmpty else {
+        throw RequestRefusal(.badRequest, expected)
+      }
+      tags.append(tag)
+    }
+    return try await commit(.setDeviceTags(device: device, tags: Array(Set(tags)).sorted()), key: key)
+  }
+
   static func json(_ status: DeviceStatus) -> JSONValue {
     var object: JSONObject = ["device": .string(status.device)]
     if let fix = status.lastFix {
@@ -204,6 +227,7 @@ struct DaemonRoutes: Sendable {
         ])
       })
     object["monitored"] = .array(status.monitored.map { .string($0) })
+    object["tags"] = .array(status.tags.map { .string($0) })
     return .object(object)
   }
 }

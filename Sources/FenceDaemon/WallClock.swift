@@ -4,8 +4,9 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// With `--clock wall`: once a second, when a dwell timer is due by the wall clock, advances the
-/// engine to the wall clock as a durable command (so the dwell fires within a second of its
+/// With `--clock wall`: once a second, when a dwell timer or a zone clock change (a schedule window
+/// or a lifetime ending, rules v2) is due by the wall clock, advances the
+/// engine to the wall clock as a durable command (so it fires within a second of its
 /// deadline). Advancing when nothing is due would change nothing but the log's size, so it is
 /// not done.
 struct WallClock: Service {
@@ -17,7 +18,7 @@ struct WallClock: Service {
     while !Task.isShuttingDownGracefully, !Task.isCancelled {
       try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(1)) }
       let now = Timestamp(secondsSinceEpoch: Date().timeIntervalSince1970)
-      guard let due = store.nextDwellDeadline, due <= now else { continue }
+      guard let due = store.nextTimerDeadline, due <= now else { continue }
       do {
         let start = ContinuousClock.now
         if let answer = try await store.execute(.advance(now)) {

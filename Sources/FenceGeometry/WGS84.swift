@@ -63,6 +63,26 @@ public enum WGS84 {
     return arc(chord: pa.chord(to: pb), radius: radius)
   }
 
+  /// The course from `a` towards `b`, in degrees clockwise from true north, in [0, 360); `nil`
+  /// when the two are the same position.
+  ///
+  /// Measured in the local plane at the mid-latitude (north in metres of the meridional radius,
+  /// east in metres of the prime-vertical radius): the direction of travel between two fixes a
+  /// few seconds apart, exact for due north, east, south and west; the longitude difference is
+  /// taken the short way (across the antimeridian when that is shorter).
+  public static func initialBearing(from a: Coordinate, to b: Coordinate) -> Double? {
+    guard a != b else { return nil }
+    var dLon = b.longitude - a.longitude
+    if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+    let midLatitude = (a.latitude + b.latitude) / 2
+    let north = (b.latitude - a.latitude) * meridionalRadius(latitude: midLatitude)
+    let east = dLon * primeVerticalRadius(latitude: midLatitude) * cos(midLatitude * .pi / 180)
+    guard north != 0 || east != 0 else { return nil }
+    var degrees = atan2(east, north) * 180 / .pi
+    if degrees < 0 { degrees += 360 }
+    return degrees >= 360 ? 0 : degrees
+  }
+
   /// The arc length of a chord on a sphere of `radius`.
   @inlinable
   public static func arc(chord: Double, radius: Double) -> Double {

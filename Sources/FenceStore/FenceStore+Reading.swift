@@ -62,6 +62,10 @@ extension FenceStore {
   /// The earliest pending dwell timer (see ``FenceEngine/ZoneEvaluator/nextDwellDeadline``).
   public var nextDwellDeadline: Timestamp? { engine.withLock { $0.evaluator.nextDwellDeadline } }
 
+  /// The earliest pending timer, dwell or zone clock (see
+  /// ``FenceEngine/ZoneEvaluator/nextTimerDeadline``).
+  public var nextTimerDeadline: Timestamp? { engine.withLock { $0.evaluator.nextTimerDeadline } }
+
   /// Counts for metrics and health pages.
   public var statistics: Statistics {
     engine.withLock { state in

@@ -176,6 +176,8 @@ public final class FenceStore: Sendable {
     guard try Self.apply(command, to: &state.evaluator, events: &events) else { return nil }
     var answer = CommandAnswer(commandSeq: seq)
     switch command {
+    case .setDeviceTags:
+      break
     case .fixes, .advance:
       answer.accepted = state.evaluator.acceptedFixCount - acceptedBefore
       for reason in RejectionReason.allCases {
@@ -190,6 +192,13 @@ public final class FenceStore: Sendable {
     case .addZones, .replaceAllZones, .removeZone:
       answer.zoneCounts = state.zoneCounts
       state.zoneVersion += 1
+      // Check-outs a change caused (rules v2: `exitOnRemove`, a replaced schedule or lifetime).
+      if !events.isEmpty {
+        answer.events = events.count
+        for event in events { answer.eventsByKind[event.kind, default: 0] += 1 }
+        answer.firstSeq = firstEventSeq
+        answer.lastSeq = firstEventSeq + Int64(events.count) - 1
+      }
     }
     let lines = Self.eventLines(events, firstSeq: firstEventSeq)
     do {
@@ -229,10 +238,15 @@ public final class FenceStore: Sendable {
       evaluator.advance(to: time, into: &events)
     case .addZones(let zones):
       try evaluator.add(zones)
+      evaluator.emitZoneChangeEvents(into: &events)
     case .replaceAllZones(let zones):
       try evaluator.replaceAll(with: zones)
+      evaluator.emitZoneChangeEvents(into: &events)
     case .removeZone(let id):
-      return evaluator.remove(zoneID: id)
+      guard evaluator.remove(zoneID: id) else { return false }
+      evaluator.emitZoneChangeEvents(into: &events)
+    case .setDeviceTags(let device, let tags):
+      evaluator.setTags(tags, forDevice: device)
     }
     return true
   }

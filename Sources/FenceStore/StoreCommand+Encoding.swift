@@ -8,7 +8,8 @@ extension StoreCommand {
   /// microseconds and the exact bits of every number (a varint flag byte says which optional
   /// members are present), about 30 bytes a fix. Advance: the time. Zone changes: the zones as
   /// GeoJSON written by ``ZoneSetWriter`` (so the log is readable with any GeoJSON tool and
-  /// replays through the same loader). Remove: the zone id.
+  /// replays through the same loader). Remove: the zone id. Device tags: the device and its tags
+  /// (a count and strings).
   ///
   /// - Throws: the writer's error for zones it cannot express (never for zones that came from
   ///   GeoJSON).
@@ -52,6 +53,10 @@ extension StoreCommand {
       writer.bytes = try ZoneSetWriter.bytes(zones)
     case .removeZone(let id):
       writer.bytes = Array(id.utf8)
+    case .setDeviceTags(let device, let tags):
+      writer.string(device)
+      writer.varint(UInt64(tags.count))
+      for tag in tags { writer.string(tag) }
     }
     return writer.bytes
   }
@@ -117,6 +122,18 @@ extension StoreCommand {
       self = kindCode == 3 ? .addZones(zones) : .replaceAllZones(zones)
     case 5:
       self = .removeZone(String(decoding: payload, as: UTF8.self))
+    case 6:
+      var reader = ByteReader(payload)
+      do {
+        let device = try reader.string()
+        let count = try reader.count(stride: 1)
+        var tags: [String] = []
+        for _ in 0..<count { tags.append(try reader.string()) }
+        guard reader.isAtEnd else { throw PayloadError(offset: reader.offset, "trailing bytes") }
+        self = .setDeviceTags(device: device, tags: tags)
+      } catch {
+        throw damaged("device tags payload: \(error)")
+      }
     default:
       throw damaged("unknown command kind \(kindCode)")
     }

@@ -14,8 +14,11 @@ public enum StoreCommand: Hashable, Sendable {
   case addZones([Zone])
   /// Makes the zone set exactly these zones.
   case replaceAllZones([Zone])
-  /// Removes one zone (its device state dropped without events).
+  /// Removes one zone (its device state dropped without events, or checked out with
+  /// `exitOnRemove`).
   case removeZone(String)
+  /// Sets a device's tags (rules v2 `deviceTags` conditions), replacing its previous ones.
+  case setDeviceTags(device: String, tags: [String])
 
   /// The code stored in the log's `kind` column.
   public var kindCode: Int {
@@ -25,6 +28,7 @@ public enum StoreCommand: Hashable, Sendable {
     case .addZones: 3
     case .replaceAllZones: 4
     case .removeZone: 5
+    case .setDeviceTags: 6
     }
   }
 
@@ -36,6 +40,7 @@ public enum StoreCommand: Hashable, Sendable {
     case .addZones: "addZones"
     case .replaceAllZones: "replaceAllZones"
     case .removeZone: "removeZone"
+    case .setDeviceTags: "setDeviceTags"
     }
   }
 }

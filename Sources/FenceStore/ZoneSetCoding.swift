@@ -15,7 +15,8 @@ import FenceGeometry
 /// Layout (little-endian, varint counts, strings as a varint length and UTF-8): the zone count,
 /// then per zone: id, a flag byte (name, description, dwell present), name, description,
 /// custom data as compact JSON text, the rules (retrigger f64, dwell f64, check-out and initial
-/// trigger bytes, exit hysteresis f64, exit confirmations varint), the fences (id, name flag
+/// trigger bytes, exit hysteresis f64, exit confirmations varint; then, when flag 8 is set, the
+/// rules v2 as compact JSON text of their zone settings), the fences (id, name flag
 /// and name, then `0` and centre latitude, longitude and radius for a circle, or `1` and the
 /// polygons, each a list of rings of latitude/longitude pairs), then the GEOLINEs (id, name
 /// flag and name, direction byte, vertices).
@@ -35,7 +36,7 @@ enum ZoneSetCoding {
       writer.string(zone.id)
       let flags: UInt8 =
         (zone.name == nil ? 0 : 1) | (zone.description == nil ? 0 : 2)
-        | (zone.rules.dwell == nil ? 0 : 4)
+        | (zone.rules.dwell == nil ? 0 : 4) | (zone.rules.hasRulesV2 ? 8 : 0)
       writer.u8(flags)
       if let name = zone.name { writer.string(name) }
       if let description = zone.description { writer.string(description) }
@@ -46,6 +47,7 @@ enum ZoneSetCoding {
       writer.u8(zone.rules.initialTrigger ? 1 : 0)
       writer.f64(zone.rules.exitHysteresis)
       writer.i64(Int64(zone.rules.exitConfirmations))
+      if zone.rules.hasRulesV2 { writer.string(JSONWriter.string(.object(zone.rules.rulesV2JSON))) }
       writer.varint(UInt64(zone.fences.count))
       for fence in zone.fences {
         writer.string(fence.id)
@@ -147,10 +149,24 @@ enum ZoneSetCoding {
     guard exitConfirmations >= 0, exitConfirmations <= Int64(Int32.max) else {
       throw PayloadError(offset: reader.offset, "exit confirmations \(exitConfirmations)")
     }
-    let rules = ZoneRules(
+    var rules = ZoneRules(
       minimumRetriggerTime: retrigger, dwell: dwell, checkOut: checkOut,
       initialTrigger: initialTrigger, exitHysteresis: exitHysteresis,
       exitConfirmations: Int(exitConfirmations))
+    if flags & 8 != 0 {
+      let offset = reader.offset
+      let text = try reader.string()
+      guard case .object(let settings)? = try? JSONReader.parse(text) else {
+        throw PayloadError(offset: offset, "rules v2 are not a JSON object")
+      }
+      for (key, value) in settings.members {
+        do throws(RuleSettingError) {
+          try rules.setRuleV2(key, value)
+        } catch {
+          throw PayloadError(offset: offset, "rules v2: \(error)")
+        }
+      }
+    }
     var recipe = ZoneRecipe(
       zone: Zone(id: id, name: name, description: description, customData: customData, rules: rules))
     let fenceCount = try reader.count(stride: 3)

@@ -194,6 +194,7 @@ struct EventRendering {
     if let on = e.on { fields.append(("on", Self.list(on))) }
     if let off = e.off { fields.append(("off", Self.list(off))) }
     if let reason = e.reason { fields.append(("reason", reason.rawValue)) }
+    if let reason = e.checkOutReason { fields.append(("reason", reason.rawValue)) }
     return line(time: timeText, kind: e.kind, zone: e.zone, fields: fields)
   }
 
@@ -216,8 +217,9 @@ struct EventRendering {
     add("on", event.on.map(Self.list), shown: e.map { $0.on != nil } ?? (event.on != nil))
     add("off", event.off.map(Self.list), shown: e.map { $0.off != nil } ?? (event.off != nil))
     add(
-      "reason", event.reason?.rawValue,
-      shown: e.map { $0.reason != nil } ?? (event.reason != nil))
+      "reason", event.reason?.rawValue ?? event.checkOutReason?.rawValue,
+      shown: e.map { $0.reason != nil || $0.checkOutReason != nil }
+        ?? (event.reason != nil || event.checkOutReason != nil))
     return line(time: clock.label(event.time), kind: event.kind, zone: event.zone, fields: fields)
   }
 

@@ -32,11 +32,14 @@ public struct ExpectedEvent: Hashable, Sendable {
   public var off: [String]?
   /// A rejection's reason, compared when given.
   public var reason: RejectionReason?
+  /// A check-out's reason (rules v2: `scheduleClosed`, `zoneRemoved`), compared when given.
+  public var checkOutReason: CheckOutReason?
 
   public init(
     kind: ZoneEvent.Kind, zone: String?, at time: ScenarioTime, fence: String? = nil,
     device: String? = nil, direction: CrossingDirection? = nil, durationSeconds: Double? = nil,
-    on: [String]? = nil, off: [String]? = nil, reason: RejectionReason? = nil
+    on: [String]? = nil, off: [String]? = nil, reason: RejectionReason? = nil,
+    checkOutReason: CheckOutReason? = nil
   ) {
     self.kind = kind
     self.zone = zone
@@ -48,6 +51,7 @@ public struct ExpectedEvent: Hashable, Sendable {
     self.on = on
     self.off = off
     self.reason = reason
+    self.checkOutReason = checkOutReason
   }
 
   /// A check-in of `zone`; give `direction` for a GEOLINE crossing.
@@ -59,14 +63,15 @@ public struct ExpectedEvent: Hashable, Sendable {
       kind: .checkIn, zone: zone, at: time, fence: fence, device: device, direction: direction)
   }
 
-  /// A check-out of `zone`, optionally with its duration in seconds.
+  /// A check-out of `zone`, optionally with its duration in seconds and its reason (a check-out
+  /// the zone caused: a schedule that closed, a removal with `exitOnRemove`).
   public static func checkOut(
     _ zone: String, at time: ScenarioTime, duration: Double? = nil, fence: String? = nil,
-    device: String? = nil
+    device: String? = nil, reason: CheckOutReason? = nil
   ) -> ExpectedEvent {
     ExpectedEvent(
       kind: .checkOut, zone: zone, at: time, fence: fence, device: device,
-      durationSeconds: duration)
+      durationSeconds: duration, checkOutReason: reason)
   }
 
   /// A dwell in `zone`.
@@ -122,6 +127,7 @@ extension ExpectedEvent {
     if let on, event.on != on { fields.append("on") }
     if let off, event.off != off { fields.append("off") }
     if let reason, event.reason != reason { fields.append("reason") }
+    if let checkOutReason, event.checkOutReason != checkOutReason { fields.append("reason") }
     return fields
   }
 }

@@ -30,6 +30,9 @@ public struct Scenario: Sendable {
     case remove(zoneID: String)
     /// Moves the engine's time forward (``ZoneEvaluator/advance(to:into:)``), firing due dwells.
     case advance
+    /// Sets a device's tags (``ZoneEvaluator/setTags(_:forDevice:)``), read by zones'
+    /// `deviceTags` conditions from the device's next fix.
+    case setTags(device: String, tags: [String])
 
     /// Adds one zone, or replaces the zone with its id.
     public static func add(_ zone: Zone) -> Change { .add([zone]) }
@@ -47,6 +50,8 @@ public struct Scenario: Sendable {
   public var scripts: [DeviceScript] = []
   /// Scheduled changes, in the order they were added.
   public var changes: [(time: ScenarioTime, change: Change)] = []
+  /// Device tags set before the first fix (rules v2 `deviceTags` conditions).
+  public var deviceTags: [String: [String]] = [:]
 
   /// An empty scenario on `day`, whose number literals count seconds from `origin`.
   public init(
@@ -95,14 +100,22 @@ public struct Scenario: Sendable {
     }
   }
 
-  /// Runs the scenario through a fresh ``ZoneEvaluator``: loads ``zones``, feeds the timeline,
-  /// then, when `end` is given, advances the engine's time to it.
+  /// Runs the scenario through a fresh ``ZoneEvaluator``: loads ``zones`` and ``deviceTags``,
+  /// feeds the timeline, then, when `end` is given, advances the engine's time to it.
+  ///
+  /// The events a zone change causes (rules v2: check-outs of `exitOnRemove` zones, of a
+  /// replaced zone whose schedule is closed) follow the change, stamped with the engine's time
+  /// then (the last fix or advance); schedule an ``advance(to:)`` at the change's time first to
+  /// stamp them there.
   ///
   /// - Throws: ``ScenarioError`` for a time, day or script step that cannot be followed;
   ///   ``ZoneError`` for a zone the engine refuses.
   public func run(until end: ScenarioTime? = nil) throws -> ScenarioResult {
     let clock = try clock()
     var evaluator = try ZoneEvaluator(configuration: configuration, zones: zones)
+    for device in deviceTags.keys.sorted() {
+      evaluator.setTags(deviceTags[device] ?? [], forDevice: device)
+    }
     var events: [ZoneEvent] = []
     var fed: [LocationFix] = []
     for item in try timeline(clock) {
@@ -112,12 +125,17 @@ public struct Scenario: Sendable {
         fed.append(fix)
       case .change(.add(let zones)):
         try evaluator.add(zones)
+        evaluator.emitZoneChangeEvents(into: &events)
       case .change(.replaceAll(let zones)):
         try evaluator.replaceAll(with: zones)
+        evaluator.emitZoneChangeEvents(into: &events)
       case .change(.remove(let id)):
         evaluator.remove(zoneID: id)
+        evaluator.emitZoneChangeEvents(into: &events)
       case .change(.advance):
         evaluator.advance(to: item.time, into: &events)
+      case .change(.setTags(let device, let tags)):
+        evaluator.setTags(tags, forDevice: device)
       }
     }
     if let end { evaluator.advance(to: try clock.timestamp(end), into: &events) }

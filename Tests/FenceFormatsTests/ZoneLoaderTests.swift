@@ -17,7 +17,11 @@ import Testing
     for key in ["name", "customData", "Zone", "ID", "radius ", "", "dwellTime", "type"] {
       #expect(!ZoneLoader.isReserved(key), "\(key)")
     }
-    #expect(ZoneLoader.reservedProperties.count == 11)
+    // The v1 rules, the placing keys, and the five settings of rules v2.
+    #expect(ZoneLoader.reservedProperties.count == 16)
+    for key in ["schedule", "validFrom", "validUntil", "exitOnRemove", "conditions"] {
+      #expect(ZoneLoader.isReserved(key), "\(key)")
+    }
   }
 
   func load(_ text: String, options: ZoneLoadOptions = ZoneLoadOptions()) throws -> [Zone] {

@@ -206,12 +206,19 @@ struct Reference {
       evaluator.advance(to: time, into: &events)
     case .addZones(let zones):
       try evaluator.add(zones)
+      evaluator.emitZoneChangeEvents(into: &events)
     case .replaceAllZones(let zones):
       try evaluator.replaceAll(with: zones)
+      evaluator.emitZoneChangeEvents(into: &events)
     case .removeZone(let id):
       guard evaluator.remove(zoneID: id) else { return nil }
+      evaluator.emitZoneChangeEvents(into: &events)
+    case .setDeviceTags(let device, let tags):
+      evaluator.setTags(tags, forDevice: device)
     }
     switch command {
+    case .setDeviceTags:
+      break
     case .fixes, .advance:
       answer.accepted = evaluator.acceptedFixCount - acceptedBefore
       for reason in RejectionReason.allCases {
@@ -224,6 +231,12 @@ struct Reference {
       }
       for event in events { answer.eventsByKind[event.kind, default: 0] += 1 }
     case .addZones, .replaceAllZones, .removeZone:
+      if !events.isEmpty {
+        answer.events = events.count
+        answer.firstSeq = eventSeq + 1
+        answer.lastSeq = eventSeq + Int64(events.count)
+        for event in events { answer.eventsByKind[event.kind, default: 0] += 1 }
+      }
       let zones = evaluator.zones
       answer.zoneCounts = (
         zones.count, zones.reduce(0) { $0 + $1.fences.count },

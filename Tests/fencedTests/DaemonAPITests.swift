@@ -123,8 +123,19 @@ final class DaemonAPITests {
     #expect(device.status == 200)
     #expect(
       device.body
-        == "{\"device\":\"tug\",\"lastFix\":{\"time\":\"2020-06-30T00:00:00Z\",\"lat\":40.7,\"lon\":-74.01,\"speed\":3,\"course\":null},\"inside\":[],\"monitored\":[]}\n")
+        == "{\"device\":\"tug\",\"lastFix\":{\"time\":\"2020-06-30T00:00:00Z\",\"lat\":40.7,\"lon\":-74.01,\"speed\":3,\"course\":null},\"inside\":[],\"monitored\":[],\"tags\":[]}\n")
     #expect(try await client.request(.GET, "/v1/devices/nobody").status == 404)
+  }
+
+  @Test func deviceTagsAreSetDurablyAndShownWithTheDevice() async throws {
+    let put = try await client.request(
+      .PUT, "/v1/devices/tug/tags", body: Array(#"{"tags":["tug","harbour","tug"]}"#.utf8))
+    #expect(put.status == 200)
+    let device = try await client.request(.GET, "/v1/devices/tug")
+    #expect(device.body.hasSuffix(#""tags":["harbour","tug"]}"# + "\n"))
+    for bad in [#"{"tags":"tug"}"#, #"{"tags":[""]}"#, #"["tug"]"#, #"{"tags":["a"],"x":1}"#] {
+      #expect(try await client.request(.PUT, "/v1/devices/tug/tags", body: Array(bad.utf8)).status == 400)
+    }
   }
 
   @Test func metricsCountFixesEventsAndTheLog() async throws {

@@ -89,6 +89,9 @@ struct ElementCore {
   }
 
   var kind = Kind.vacant
+  /// The zone's ``ZoneGate`` (in the padding after `kind`): non-empty when the per-fix step must
+  /// ask the zone before this element counts (rules v2).
+  var gate = ZoneGate()
   var zone: Int32 = -1
   /// Fences: the position among the zone's fences sorted by id.
   var rank: Int32 = 0
@@ -160,6 +163,8 @@ struct ZoneCore {
   var checkOut = true
   var initialTrigger = true
   var hasDwell = false
+  /// Rules v2 that decide per fix whether the zone counts (kept in step with its elements').
+  var gate = ZoneGate()
 
   init() {}
 
@@ -172,7 +177,21 @@ struct ZoneCore {
     initialTrigger = rules.initialTrigger
     hasDwell = rules.dwell != nil
     dwell = rules.dwell ?? 0
+    if rules.conditions != nil { gate.insert(.conditioned) }
   }
+}
+
+/// Why a zone may not count for a fix (rules v2), in one byte that both the zone's core and its
+/// elements' cores carry, so that the per-fix test of a candidate fence reads it for free.
+struct ZoneGate: OptionSet {
+  let rawValue: UInt8
+  init(rawValue: UInt8) { self.rawValue = rawValue }
+  init() { rawValue = 0 }
+
+  /// The zone is outside its lifetime or its schedule's windows: it counts for no fix.
+  static let dormant = ZoneGate(rawValue: 1)
+  /// The zone has conditions: a fix counts only when it passes them.
+  static let conditioned = ZoneGate(rawValue: 2)
 }
 
 /// Where a device stands with one zone.
@@ -233,6 +252,9 @@ struct ZoneRecord {
   var dwell: DwellStatus = .none
   /// Per-fix scratch: whether the current fix counts as inside (containment or hysteresis).
   var isInsideNow = false
+  /// Per-fix scratch: the current fix failed the zone's conditions, so the zone does not see
+  /// it (no entry, no exit, no confirmation counted).
+  var isHiddenNow = false
 
   init(zone: Int32) { self.zone = zone }
 }

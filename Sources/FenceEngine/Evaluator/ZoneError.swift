@@ -27,6 +27,12 @@ public struct ZoneError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidExitConfirmations(Int)
     /// The predicate backend could not prepare the fence's shape (GEOS's message).
     case unpreparableShape(String)
+    /// `conditions` holds a value the engine refuses.
+    case invalidConditions(ConditionsError)
+    /// `schedule` holds a value the engine refuses (an unknown time zone, say).
+    case invalidSchedule(ScheduleError)
+    /// `validUntil` is not after `validFrom`.
+    case invalidLifetime(validFrom: Timestamp, validUntil: Timestamp)
   }
 
   /// The zone's id.
@@ -71,6 +77,12 @@ public struct ZoneError: Error, Hashable, Sendable, CustomStringConvertible {
       return "exitConfirmations must be a whole number \(ValidRange.describe(ValidRange.exitConfirmations)), got \(value)"
     case .unpreparableShape(let message):
       return "the shape could not be prepared: \(message)"
+    case .invalidConditions(let error):
+      return error.description
+    case .invalidSchedule(let error):
+      return error.description
+    case .invalidLifetime(let from, let until):
+      return "validUntil (\(until)) must be after validFrom (\(from))"
     }
   }
 }

@@ -29,6 +29,8 @@ public struct DeviceStatus: Hashable, Sendable {
   public var inside: [Presence]
   /// Fence and GEOLINE ids of the monitored set (proximity monitoring), sorted.
   public var monitored: [String]
+  /// The device's tags (rules v2 `deviceTags` conditions), sorted.
+  public var tags: [String] = []
 }
 
 extension ZoneEvaluator {
@@ -53,11 +55,26 @@ extension ZoneEvaluator {
           checkInFence: checkedIn ? record.checkInFence : nil, exitPending: record.exit != nil))
     }
     return DeviceStatus(
-      device: state.name, lastFix: lastFix, inside: inside, monitored: state.monitored)
+      device: state.name, lastFix: lastFix, inside: inside, monitored: state.monitored,
+      tags: state.tags)
   }
 
   /// The earliest pending dwell timer, if any: advancing the engine to it fires at least that
   /// dwell, unless its stay has since ended (a stale timer, which fires nothing). A daemon with
   /// a wall clock advances when this is due instead of every second.
   public var nextDwellDeadline: Timestamp? { dwellQueue.nextDeadline }
+
+  /// The earliest instant at which moving the engine's time on does something: a dwell timer
+  /// (``nextDwellDeadline``) or a zone's lifetime or schedule change (rules v2). A daemon with a
+  /// wall clock advances when this is due, so that a window closing at 19:00 checks devices out
+  /// at 19:00 even when no fix arrives.
+  public var nextTimerDeadline: Timestamp? {
+    var next = dwellQueue.nextDeadline
+    if let clock = zoneClock.nextInstant {
+      // A change waiting for the next step is due now.
+      let due = clock == .earliest ? (time ?? clock) : clock
+      if next.map({ due < $0 }) ?? true { next = due }
+    }
+    return next
+  }
 }

@@ -47,6 +47,7 @@ extension ZoneEvaluator {
 
   /// The whole per-fix step for the device in slot `d` (see ``process(_:into:)``).
   mutating func process(_ fix: LocationFix, slot d: Int, into events: inout [ZoneEvent]) {
+    if !pendingEvents.isEmpty { flushPendingEvents(into: &events) }
     // 0. Rejection.
     if let reason = rejectionReason(for: fix, device: d) {
       reject(fix, reason, device: d, into: &events)
@@ -54,9 +55,14 @@ extension ZoneEvaluator {
     }
     acceptedFixCount += 1
     let t = fix.time
+    // Zones whose lifetime or schedule changed state since the clock last moved (rules v2).
+    runZoneClock(upTo: t, into: &events)
     let coordinate = Coordinate(uncheckedLatitude: fix.latitude, longitude: fix.longitude)
-    // The skip test in degrees first, so that a skipped fix pays no trigonometry.
-    if canSkipInDegrees(coordinate, device: d) {
+    // What zones with conditions judge this fix on (rules v2); nil while no zone has any.
+    let context = conditionContext(for: fix, coordinate, device: d)
+    // The skip test in degrees first, so that a skipped fix pays no trigonometry. A fix is
+    // never skipped while some zone has conditions: its speed, course or tags may differ.
+    if context == nil, canSkipInDegrees(coordinate, device: d) {
       skip(fix, coordinate, device: d, into: &events)
       return
     }
@@ -64,7 +70,7 @@ extension ZoneEvaluator {
     // skip test, proximity, a circle or hysteresis test, the safe radius).
     var position: Position?
     let isFirst = !devices[d].hasFix
-    if configuration.skipsUnchangedFixes {
+    if configuration.skipsUnchangedFixes, context == nil {
       let known = Position(coordinate)
       position = known
       if canSkip(known, device: d) {
@@ -96,7 +102,7 @@ extension ZoneEvaluator {
     let measuresSafeRadius = configuration.skipsUnchangedFixes && configuration.proximity == nil
     let insideBoundary = markInside(
       at: coordinate, device: d, position: &position, records: &records, filter: filter,
-      measuringBoundary: measuresSafeRadius)
+      context: context, measuringBoundary: measuresSafeRadius)
 
     // GEOLINE crossings of the movement from the previous accepted fix, left in
     // `scratchCrossings` (a local array only when the movement may meet a GEOLINE).
@@ -109,7 +115,8 @@ extension ZoneEvaluator {
         swap(&crossings, &scratchCrossings)
         crossings.empty()
         findCrossings(
-          from: from, to: coordinate, movement: movement, filter: filter, into: &crossings)
+          from: from, to: coordinate, movement: movement, filter: filter, context: context,
+          into: &crossings)
         for crossing in crossings { _ = records.ensureRecord(for: crossing.zone) }
         hasCrossings = !crossings.isEmpty
         swap(&crossings, &scratchCrossings)
@@ -126,11 +133,15 @@ extension ZoneEvaluator {
     // Steps 2-4 and the pruning change nothing when every record is a stay still inside with
     // no pending exit (most fixes of a device that stays in its zones): skipped then.
     if !records.isEmpty && (hasCrossings || !Self.areSettled(records)) {
-      checkOut(records: &records, fix: fix, device: d, into: &events)
+      checkOut(records: &records, fix: fix, context: context, device: d, into: &events)
       if hasCrossings {
-        checkInCrossings(scratchCrossings, records: &records, fix: fix, device: d, into: &events)
+        checkInCrossings(
+          scratchCrossings, records: &records, fix: fix, context: context, device: d,
+          into: &events)
       }
-      checkInAreas(records: &records, fix: fix, isFirst: isFirst, device: d, into: &events)
+      checkInAreas(
+        records: &records, fix: fix, context: context, isFirst: isFirst, device: d,
+        into: &events)
       Self.pruneRecords(&records, at: t, zoneCores: zoneCores)
     }
 
@@ -179,11 +190,13 @@ extension ZoneEvaluator {
   /// The zones to check out are gathered in `scratchZones`, and taken out into a local array
   /// only when there are any (a local array costs a release per fix).
   mutating func checkOut(
-    records: inout [ZoneRecord], fix: LocationFix, device d: Int, into events: inout [ZoneEvent]
+    records: inout [ZoneRecord], fix: LocationFix, context: ConditionContext?, device d: Int,
+    into events: inout [ZoneEvent]
   ) {
     scratchZones.empty()
     for r in records.indices {
-      guard records[r].presence != .outside else { continue }
+      // A fix hidden from the zone by its conditions counts no exit.
+      guard records[r].presence != .outside, !records[r].isHiddenNow else { continue }
       if records[r].isInsideNow {
         records[r].exitCount = 0
         continue
@@ -193,8 +206,9 @@ extension ZoneEvaluator {
         records[r].exitTime = fix.time
         records[r].exitLatitude = fix.latitude
         records[r].exitLongitude = fix.longitude
-        records[r].exitSpeed = fix.speed
-        records[r].exitCourse = fix.course
+        (records[r].exitSpeed, records[r].exitCourse) =
+          context == nil ? (fix.speed, fix.course)
+          : eventMotion(zone: records[r].zone, fix: fix, context)
       }
       let zone = records[r].zone
       guard records[r].exitCount >= zoneCores[Int(zone)].exitConfirmations else { continue }
@@ -238,8 +252,8 @@ extension ZoneEvaluator {
 
   /// Step 3: GEOLINE check-ins, in path order.
   mutating func checkInCrossings(
-    _ crossings: [CrossingHit], records: inout [ZoneRecord], fix: LocationFix, device d: Int,
-    into events: inout [ZoneEvent]
+    _ crossings: [CrossingHit], records: inout [ZoneRecord], fix: LocationFix,
+    context: ConditionContext?, device d: Int, into events: inout [ZoneEvent]
   ) {
     let t = fix.time
     let lastTime = devices[d].lastTime
@@ -254,6 +268,9 @@ extension ZoneEvaluator {
       if records[r].isSuppressed(at: crossingTime, minimumRetriggerTime: window) { continue }
       records[r].windowStart = crossingTime
       let prefix = idPrefix(of: &records[r], device: d)
+      let motion =
+        context == nil ? (speed: fix.speed, course: fix.course)
+        : eventMotion(zone: crossing.zone, fix: fix, context)
       appendEvent(
         .checkIn, time: crossingTime, device: d, zone: crossing.zone,
         fence: elementID(at: crossing.element), idPrefix: prefix, to: &events
@@ -262,8 +279,8 @@ extension ZoneEvaluator {
         event.direction = crossing.direction
         event.latitude = crossing.point.latitude
         event.longitude = crossing.point.longitude
-        event.speed = fix.speed
-        event.course = fix.course
+        event.speed = motion.speed
+        event.course = motion.course
         event.willCheckOut = false
       }
     }
@@ -273,8 +290,8 @@ extension ZoneEvaluator {
   ///
   /// Gathers the zones in `scratchZones` as ``checkOut(records:fix:device:into:)`` does.
   mutating func checkInAreas(
-    records: inout [ZoneRecord], fix: LocationFix, isFirst: Bool, device d: Int,
-    into events: inout [ZoneEvent]
+    records: inout [ZoneRecord], fix: LocationFix, context: ConditionContext?, isFirst: Bool,
+    device d: Int, into events: inout [ZoneEvent]
   ) {
     let t = fix.time
     scratchZones.empty()
@@ -307,6 +324,9 @@ extension ZoneEvaluator {
           DwellEntry(deadline: deadline, device: Int32(d), zone: zoneSlot, stay: stayCounter))
       }
       let prefix = idPrefix(of: &records[r], device: d)
+      let motion =
+        context == nil ? (speed: fix.speed, course: fix.course)
+        : eventMotion(zone: zoneSlot, fix: fix, context)
       appendEvent(
         .checkIn, time: t, device: d, zone: zoneSlot, fence: fence, idPrefix: prefix,
         to: &events
@@ -314,8 +334,8 @@ extension ZoneEvaluator {
         event.trigger = .fence
         event.latitude = fix.latitude
         event.longitude = fix.longitude
-        event.speed = fix.speed
-        event.course = fix.course
+        event.speed = motion.speed
+        event.course = motion.course
         event.willCheckOut = core.checkOut
       }
     }
@@ -443,7 +463,8 @@ extension ZoneEvaluator {
   @discardableResult
   mutating func markInside(
     at coordinate: Coordinate, device d: Int, position: inout Position?,
-    records: inout [ZoneRecord], filter: MonitoredFilter, measuringBoundary: Bool
+    records: inout [ZoneRecord], filter: MonitoredFilter, context: ConditionContext?,
+    measuringBoundary: Bool
   ) -> Double {
     var boundary = Double.infinity
     records.withUnsafeMutableBufferPointer { records in
@@ -453,8 +474,12 @@ extension ZoneEvaluator {
         records[r].checkedInUntil = nil
       }
     }
+    if let context { hideRecordsFailingConditions(&records, context) }
     /// Files a fence holding the position under its zone (the zone's best-ranked fence wins).
     func mark(_ slot: Int32, _ known: Position?) {
+      // A fence of a dormant zone, or of one whose conditions the fix fails, holds nothing.
+      let gate = elementCores[Int(slot)].gate
+      if !gate.isEmpty, !zoneCounts(elementCores[Int(slot)].zone, gate: gate, context) { return }
       if measuringBoundary {
         let known = known ?? Position(coordinate)
         position = known
@@ -502,7 +527,8 @@ extension ZoneEvaluator {
     }
 
     for r in records.indices {
-      guard records[r].presence != .outside, !records[r].isInsideNow else { continue }
+      guard records[r].presence != .outside, !records[r].isInsideNow, !records[r].isHiddenNow
+      else { continue }
       let zone = records[r].zone
       let hysteresis = zoneCores[Int(zone)].exitHysteresis
       guard hysteresis > 0, let slots = zoneSlots[Int(zone)]?.slots else { continue }
@@ -578,7 +604,7 @@ extension ZoneEvaluator {
   /// ``movementMayMeetGeolines(_:)``, which brings the list of GEOLINE boxes up to date.
   mutating func findCrossings(
     from: Coordinate, to: Coordinate, movement: BoundingBox, filter: MonitoredFilter,
-    into crossings: inout [CrossingHit]
+    context: ConditionContext?, into crossings: inout [CrossingHit]
   ) {
     var candidates: [Int32] = []
     swap(&candidates, &scratchCandidates)
@@ -597,6 +623,8 @@ extension ZoneEvaluator {
     for slot in candidates where allows(slot, filter) {
       guard let geoline = geolineShapes[Int(slot)] else { continue }
       let zone = elementCores[Int(slot)].zone
+      let gate = elementCores[Int(slot)].gate
+      if !gate.isEmpty, !zoneCounts(zone, gate: gate, context) { continue }
       lineCrossings.empty()
       geoline.line.crossings(from: from, to: to, into: &lineCrossings)
       for crossing in lineCrossings where geoline.direction.admits(crossing.direction) {

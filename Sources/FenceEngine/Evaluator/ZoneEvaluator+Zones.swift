@@ -301,6 +301,24 @@ extension ZoneEvaluator {
     guard ValidRange.exitConfirmations.contains(rules.exitConfirmations) else {
       throw ZoneError(zone: zoneID, fault: .invalidExitConfirmations(rules.exitConfirmations))
     }
+    if let conditions = rules.conditions {
+      do throws(ConditionsError) {
+        try conditions.validate()
+      } catch {
+        throw ZoneError(zone: zoneID, fault: .invalidConditions(error))
+      }
+    }
+    if let schedule = rules.schedule {
+      do throws(ScheduleError) {
+        try schedule.validate()
+        _ = try ScheduleClock(schedule)
+      } catch {
+        throw ZoneError(zone: zoneID, fault: .invalidSchedule(error))
+      }
+    }
+    if let from = rules.validFrom, let until = rules.validUntil, !(from < until) {
+      throw ZoneError(zone: zoneID, fault: .invalidLifetime(validFrom: from, validUntil: until))
+    }
   }
 
   // MARK: - Applying (after validation: nothing here can fail)
@@ -315,6 +333,11 @@ extension ZoneEvaluator {
     var placed: [Int32] = []
     /// Replaced zones whose dwell rule may have changed.
     var rescheduled: [Int32] = []
+    /// Removed zones whose rules say `exitOnRemove`, with what their check-outs carry.
+    var exiting: [Int32: (id: String, customData: JSONObject)] = [:]
+    /// Replaced zones whose previous rules said `exitOnRemove`: devices checked in that no new
+    /// fence holds check out.
+    var replacedExiting: [Int32] = []
   }
 
   /// Puts a validated zone in place; `prepared` holds its prepared polygons by fence index
@@ -381,10 +404,17 @@ extension ZoneEvaluator {
     let (replaces, previousDwell) = zoneSlots.withUnsafeBufferPointer {
       ($0[Int(zoneSlot)] != nil, $0[Int(zoneSlot)]?.zone.rules.dwell)
     }
+    let previousExitOnRemove = zoneSlots.withUnsafeBufferPointer {
+      $0[Int(zoneSlot)]?.zone.rules.exitOnRemove ?? false
+    }
     zoneSlots[Int(zoneSlot)] = CompiledZone(
       zone: zone, slots: ElementSlots(slots, fences: zone.fences.count))
+    let wasConditioned = zoneCores[Int(zoneSlot)].gate.contains(.conditioned) && replaces
     zoneCores[Int(zoneSlot)] = ZoneCore(zone.rules, addedSequence: addedSequence)
     if mapped != zoneSlot { fileZone(id: zone.id, slot: zoneSlot) }
+    applyRulesV2(
+      zone.rules, zone: zoneSlot, replaces: replaces, wasConditioned: wasConditioned)
+    if replaces, previousExitOnRemove { batch.replacedExiting.append(zoneSlot) }
     // Only a replaced zone can have device state (a new slot's old state was purged).
     if replaces, previousDwell != nil || zone.rules.dwell != nil {
       batch.rescheduled.append(zoneSlot)
@@ -514,6 +544,10 @@ extension ZoneEvaluator {
 
   mutating func removeZone(slot: Int32, batch: inout RemovalBatch) {
     guard let zone = zoneSlots[Int(slot)] else { return }
+    if zone.rules.exitOnRemove {
+      batch.exiting[slot] = (zone.zone.id, zone.zone.customData)
+    }
+    forgetRulesV2(zone: slot)
     zone.slots.forEach { removeElement(slot: $0, batch: &batch) }
     unfileZone(id: zone.id)
     zoneSlots[Int(slot)] = nil
@@ -525,6 +559,7 @@ extension ZoneEvaluator {
   mutating func finish(_ batch: RemovalBatch) {
     index(placed: batch.placed)
     if !batch.rescheduled.isEmpty { rescheduleDwells(zones: batch.rescheduled) }
+    if !batch.exiting.isEmpty || !batch.replacedExiting.isEmpty { checkOutOnRemoval(batch) }
     guard !batch.zones.isEmpty || !batch.elements.isEmpty else { return }
     var removedZone = Array(repeating: false, count: zoneSlots.count)
     for slot in batch.zones { removedZone[Int(slot)] = true }

@@ -64,6 +64,24 @@ public struct ZoneEvaluator {
   /// Created on the first load when the backend is ``PredicateBackend/geosPrepared``.
   var geosContext: GEOSContext?
 
+  // MARK: Rules v2 (see `ZoneEvaluator+Conditions.swift`, `ZoneEvaluator+ZoneClock.swift`)
+
+  /// By zone slot, the conditions of zones that have them.
+  var zoneConditions: [Int32: ZoneConditions] = [:]
+  /// How many zones have conditions: while none does, no fix pays for them.
+  var conditionedZoneCount = 0
+  /// By device slot, the tags of devices that have them (sorted).
+  var deviceTags: [Int32: [String]] = [:]
+  /// By zone slot, the lifetime and schedule state of zones that have either.
+  var zoneTimings: [Int32: ZoneTiming] = [:]
+  /// When each timed zone changes next (lifetime or schedule), earliest first.
+  var zoneClock = ZoneClockQueue()
+  /// The last ``ZoneTiming/token`` given out.
+  var timingTokens: UInt64 = 0
+  /// Events of zone changes made without an event list (check-outs of `exitOnRemove` zones),
+  /// given out first by the next ``process(_:into:)`` or ``advance(to:into:)``.
+  var pendingEvents: [ZoneEvent] = []
+
   // MARK: Devices and time
 
   var deviceSlotByName: [String: Int32] = [:]
@@ -195,6 +213,7 @@ public struct ZoneEvaluator {
   /// Dwells of devices with a pending exit wait (see `Docs/EventSemantics.md`). An earlier time
   /// than the engine's fires nothing and leaves the engine's time unchanged.
   public mutating func advance(to time: Timestamp, into events: inout [ZoneEvent]) {
+    runZoneClock(upTo: time, into: &events)
     fireDueDwells(upTo: time, current: nil, fix: nil, into: &events)
     if self.time.map({ time > $0 }) ?? true { self.time = time }
   }

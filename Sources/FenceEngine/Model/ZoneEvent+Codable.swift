@@ -47,7 +47,11 @@ extension ZoneEvent: Codable {
     durationSeconds = try container.decodeIfPresent(Double.self, forKey: .durationSeconds)
     on = try container.decodeIfPresent([String].self, forKey: .on)
     off = try container.decodeIfPresent([String].self, forKey: .off)
-    reason = try container.decodeIfPresent(RejectionReason.self, forKey: .reason)
+    if kind == .rejected {
+      reason = try container.decodeIfPresent(RejectionReason.self, forKey: .reason)
+    } else {
+      checkOutReason = try container.decodeIfPresent(CheckOutReason.self, forKey: .reason)
+    }
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -72,6 +76,7 @@ extension ZoneEvent: Codable {
     try container.encodeIfPresent(on, forKey: .on)
     try container.encodeIfPresent(off, forKey: .off)
     try container.encodeIfPresent(reason, forKey: .reason)
+    if reason == nil { try container.encodeIfPresent(checkOutReason, forKey: .reason) }
   }
 }
 

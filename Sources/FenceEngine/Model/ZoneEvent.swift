@@ -84,6 +84,9 @@ public struct ZoneEvent: Hashable, Sendable {
   public var off: [String]?
   /// Why the fix was rejected (rejected).
   public var reason: RejectionReason?
+  /// Why a check-out happened without the device leaving (check-outs of rules v2: a schedule
+  /// that closed, a zone removed with `exitOnRemove`); written as `reason` like ``reason``.
+  public var checkOutReason: CheckOutReason?
 
   /// An event with only its kind, time and device set; the id is filled by ``withDeterministicID()``.
   public init(kind: Kind, time: Timestamp, device: String) {

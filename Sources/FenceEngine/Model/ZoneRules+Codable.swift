@@ -13,6 +13,7 @@
 extension ZoneRules: Codable {
   private enum CodingKeys: String, CodingKey {
     case minimumRetriggerTime, dwell, checkOut, initialTrigger, exitHysteresis, exitConfirmations
+    case schedule, validFrom, validUntil, exitOnRemove, conditions
   }
 
   /// Reads the rule members.
@@ -45,6 +46,15 @@ extension ZoneRules: Codable {
       }
       exitConfirmations = Int(confirmations)
     }
+    for key in [CodingKeys.schedule, .validFrom, .validUntil, .exitOnRemove, .conditions] {
+      guard let value = try container.decodeIfPresent(JSONValue.self, forKey: key) else { continue }
+      do throws(RuleSettingError) {
+        try setRuleV2(key.stringValue, value)
+      } catch {
+        throw DecodingError.dataCorruptedError(
+          forKey: key, in: container, debugDescription: error.description)
+      }
+    }
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -59,5 +69,10 @@ extension ZoneRules: Codable {
     try container.encode(initialTrigger, forKey: .initialTrigger)
     try container.encode(exitHysteresis, forKey: .exitHysteresis)
     try container.encode(exitConfirmations, forKey: .exitConfirmations)
+    // Rules v2 only when set: their absence is their default, which no loader option changes.
+    for (key, value) in rulesV2JSON.members {
+      guard let codingKey = CodingKeys(stringValue: key) else { continue }
+      try container.encode(value, forKey: codingKey)
+    }
   }
 }

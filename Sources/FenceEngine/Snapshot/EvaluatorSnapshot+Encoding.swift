@@ -69,6 +69,7 @@ extension EvaluatorSnapshot {
       if device.lastFix?.speed != nil { flags |= 2 }
       if device.lastFix?.course != nil { flags |= 4 }
       if device.safeDisc != nil { flags |= 8 }
+      if !device.tags.isEmpty { flags |= 16 }
       writer.varint(flags)
       if let fix = device.lastFix { writer.fix(fix, base: base) }
       writer.varint(device.lastSequence)
@@ -77,6 +78,10 @@ extension EvaluatorSnapshot {
         writer.double(disc.y)
         writer.double(disc.z)
         writer.double(disc.radius)
+      }
+      if !device.tags.isEmpty {
+        writer.varint(UInt64(device.tags.count))
+        for tag in device.tags { writer.string(tag) }
       }
       writer.varint(UInt64(device.records.count))
       for record in device.records {
@@ -187,7 +192,7 @@ extension EvaluatorSnapshot {
     for _ in 0..<deviceCount {
       let name = try reader.string()
       let flags = try reader.varint()
-      guard flags < 16, flags & 1 == 1 || flags & 6 == 0 else {
+      guard flags < 32, flags & 1 == 1 || flags & 6 == 0 else {
         throw reader.malformed("device \"\(name)\" flags \(flags)")
       }
       var lastFix: StoredFix?
@@ -200,6 +205,14 @@ extension EvaluatorSnapshot {
         safeDisc = SafeDisc(
           x: try reader.double(), y: try reader.double(), z: try reader.double(),
           radius: try reader.double())
+      }
+      var tags: [String] = []
+      if flags & 16 != 0 {
+        let tagCount = try reader.count(minimumBytesEach: 1)
+        for _ in 0..<tagCount { tags.append(try reader.string()) }
+        guard !tags.isEmpty, zip(tags, tags.dropFirst()).allSatisfy({ $0 < $1 }),
+          !tags.contains("")
+        else { throw reader.malformed("tags of device \"\(name)\" not sorted, unique and non-empty") }
       }
       let recordCount = try reader.count(minimumBytesEach: 6)
       var records: [Record] = []
@@ -243,7 +256,7 @@ extension EvaluatorSnapshot {
       devices.append(
         Device(
           name: name, lastFix: lastFix, lastSequence: lastSequence, safeDisc: safeDisc,
-          records: records, monitored: monitored))
+          records: records, monitored: monitored, tags: tags))
     }
     guard reader.offset == reader.end else {
       throw reader.malformed("\(reader.end - reader.offset) bytes left after the last device")

@@ -90,6 +90,8 @@ extension EvaluatorSnapshot {
     var records: [Record]
     /// Element ids of the monitored set, sorted.
     var monitored: [String]
+    /// The device's tags (rules v2), sorted.
+    var tags: [String] = []
   }
 
   /// An accepted fix as the snapshot keeps it: a device's last, or a pending exit's first.

@@ -90,6 +90,10 @@ extension ZoneEvaluator {
     }
 
     for (slot, sequence) in sequences { zoneCores[Int(slot)].addedSequence = sequence }
+    deviceTags = [:]
+    for (slot, device) in snapshot.devices.enumerated() where !device.tags.isEmpty {
+      deviceTags[Int32(slot)] = device.tags
+    }
     addSequence = snapshot.addSequence
     devices = newDevices
     safeDiscs = newDiscs
@@ -97,6 +101,7 @@ extension ZoneEvaluator {
     dwellQueue = queue
     stayCounter = snapshot.stayCounter
     time = snapshot.time
+    restartZoneClock()
     rejections = snapshot.rejections
     acceptedFixCount = snapshot.acceptedFixCount
     skippedFixCount = snapshot.skippedFixCount
@@ -128,6 +133,9 @@ extension ZoneEvaluator {
       hash.combine(UInt64(rules.checkOut ? 1 : 0) | UInt64(rules.initialTrigger ? 2 : 0))
       hash.combine(rules.exitHysteresis)
       hash.combine(UInt64(bitPattern: Int64(rules.exitConfirmations)))
+      // Rules v2 only when a zone has any, so that fingerprints of zones without them (and
+      // the snapshots that carry them) stay as they were.
+      if rules.hasRulesV2 { hash.combine(JSONValue.object(rules.rulesV2JSON)) }
       hash.combine(UInt64(zone.fences.count))
       for fence in zone.fences {
         hash.combine(fence.id)
@@ -211,7 +219,8 @@ extension ZoneEvaluator {
     return EvaluatorSnapshot.Device(
       name: device.name, lastFix: lastFix, lastSequence: device.lastSequence,
       safeDisc: safeDisc, records: records,
-      monitored: device.monitored.map { elementID(at: $0) }.sorted())
+      monitored: device.monitored.map { elementID(at: $0) }.sorted(),
+      tags: deviceTags[Int32(slot)] ?? [])
   }
 
   private func restoredDevice(_ device: EvaluatorSnapshot.Device) throws -> DeviceState {

@@ -88,7 +88,7 @@ extension ZoneEvent {
       key(",\"off\":")
       appendList(off, to: &out)
     }
-    word(",\"reason\":", reason?.rawValue)
+    word(",\"reason\":", reason?.rawValue ?? checkOutReason?.rawValue)
     out.append(UInt8(ascii: "}"))
   }
 
@@ -204,7 +204,11 @@ extension ZoneEvent {
     event.durationSeconds = try number("durationSeconds")
     event.on = try list("on")
     event.off = try list("off")
-    event.reason = try enumValue("reason", RejectionReason.self)
+    if kind == .rejected {
+      event.reason = try enumValue("reason", RejectionReason.self)
+    } else {
+      event.checkOutReason = try enumValue("reason", CheckOutReason.self)
+    }
     return event
   }
 }

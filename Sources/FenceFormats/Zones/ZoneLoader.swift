@@ -74,7 +74,7 @@ public enum ZoneLoader {
   static let reservedPropertyList = ruleKeys + ["direction", "zone", "id", "radius"]
 
   /// Whether the loader interprets a property (``reservedProperties``), asked for every
-  /// property of every feature: eleven comparisons of short strings cost less than hashing
+  /// property of every feature: sixteen comparisons of short strings cost less than hashing
   /// the key.
   static func isReserved(_ key: String) -> Bool {
     reservedPropertyList.contains(key)
@@ -84,7 +84,7 @@ public enum ZoneLoader {
   static let ruleKeys = [
     "zoneName", "minimumRetriggerTime", "dwell", "checkOut", "initialTrigger", "exitHysteresis",
     "exitConfirmations",
-  ]
+  ] + ZoneRules.v2SettingNames
 }
 
 /// The state of one load: the tape, the zones being assembled, the fence ids seen.
@@ -284,6 +284,17 @@ struct ZoneLoading {
         return fail("\"both\", \"leftToRight\" or \"rightToLeft\"")
       }
       return .success(.string(s))
+    case _ where ZoneRules.v2SettingNames.contains(key):
+      // Checked by the engine's own reader of these settings, which makeZone uses again.
+      let value = tape.value(node)
+      var rules = ZoneRules()
+      do throws(RuleSettingError) {
+        try rules.setRuleV2(key, value)
+      } catch {
+        return .failure(
+          RuleProblem(message: error.path.isEmpty ? error.message : "\(error.path): \(error.message)"))
+      }
+      return .success(value)
     default:
       preconditionFailure("not a rule: \(key)")
     }
@@ -357,6 +368,13 @@ struct ZoneLoading {
       case ("exitHysteresis", .number(let x)): rules.exitHysteresis = x
       case ("exitConfirmations", .number(let x)): rules.exitConfirmations = Int(x)
       case ("direction", _): break
+      case (_, let value) where ZoneRules.v2SettingNames.contains(key):
+        do throws(RuleSettingError) {
+          try rules.setRuleV2(key, value)
+        } catch {
+          // Checked by `ruleValue` when the setting was read.
+          preconditionFailure("unvalidated setting \(key): \(error)")
+        }
       default: preconditionFailure("unvalidated setting \(key) = \(setting.value)")
       }
     }

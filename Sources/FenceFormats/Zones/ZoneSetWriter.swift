@@ -127,6 +127,13 @@ public enum ZoneSetWriter {
     out += #","initialTrigger":"# + (rules.initialTrigger ? "true" : "false")
     out += #","exitHysteresis":"# + JSONWriter.numberText(rules.exitHysteresis)
     out += #","exitConfirmations":"# + String(rules.exitConfirmations)
+    // Rules v2 only when set (their absence is their default, which no loader option changes).
+    for (key, value) in rules.rulesV2JSON.members {
+      out += ","
+      JSONWriter.appendString(key, to: &out)
+      out += ":"
+      JSONWriter.append(value, to: &out)
+    }
     out += #","customData":"#
     JSONWriter.append(zone.customData, to: &out)
     out += "}"
@@ -297,6 +304,15 @@ struct ZoneSetChecker {
       throw fail(
         "exitConfirmations",
         "expected a whole number from 1 to 1000000 (what the loader accepts), got \(rules.exitConfirmations)")
+    }
+    // Rules v2 as the loader will read them back.
+    for (key, value) in rules.rulesV2JSON.members {
+      var check = ZoneRules()
+      do throws(RuleSettingError) {
+        try check.setRuleV2(key, value)
+      } catch {
+        throw fail(key, error.path.isEmpty ? error.message : "\(error.path): \(error.message)")
+      }
     }
   }
 

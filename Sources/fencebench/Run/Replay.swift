@@ -67,6 +67,10 @@ struct Replay {
       evaluator = try ZoneEvaluator(configuration: command.engineConfiguration, zones: zones)
     }
     summary.indexBuildSeconds = MonotonicClock.seconds(since: buildStart)
+    if let path = command.deviceTags {
+      let tags = try DeviceTagReader.read(contentsOf: path)
+      for device in tags.keys.sorted() { evaluator.setTags(tags[device] ?? [], forDevice: device) }
+    }
     if command.compareGEOS { comparison = try GEOSComparison(zones: zones) }
     if let path = command.zoneChanges {
       changes = ZoneChangeSchedule(

@@ -46,6 +46,13 @@ struct RunCommand: ParsableCommand {
       valueName: "file"))
   var zoneChanges: String?
 
+  @Option(
+    name: .customLong("device-tags"),
+    help: ArgumentHelp(
+      "Give devices tags for zones' deviceTags conditions: CSV rows of device,tag (a first row device,tag is a header).",
+      valueName: "file"))
+  var deviceTags: String?
+
   @OptionGroup(title: "Zone files")
   var zoneOptions: ZoneFileOptions
 
@@ -111,7 +118,8 @@ struct RunCommand: ParsableCommand {
     // Before anything is opened: an output must not overwrite an input or another output.
     try OutputPaths.checkCollisions(
       inputs: zoneFiles.map { ("--zones", $0) } + tracks.map { ("track file", $0) }
-        + [zoneChanges].compactMap { $0.map { ("--zone-changes", $0) } },
+        + [zoneChanges].compactMap { $0.map { ("--zone-changes", $0) } }
+        + [deviceTags].compactMap { $0.map { ("--device-tags", $0) } },
       outputs: [("--events", events), ("--map", map)].compactMap { name, path in path.map { (name, $0) } })
   }
 

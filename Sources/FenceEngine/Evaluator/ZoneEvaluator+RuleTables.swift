@@ -1,0 +1,78 @@
+import FenceGeometry
+
+/// The side tables of rules v2 (conditions, lifetime, schedule) kept in step with the zones:
+/// zones without these rules have no entry, so that loading and evaluating them costs nothing
+/// more than before.
+extension ZoneEvaluator {
+  /// Files the v2 rules of a zone just put in slot `zone` (its core already made from `rules`),
+  /// and gives its elements the zone's gate.
+  mutating func applyRulesV2(
+    _ rules: ZoneRules, zone: Int32, replaces: Bool, wasConditioned: Bool
+  ) {
+    if let conditions = rules.conditions {
+      zoneConditions[zone] = conditions
+      if !wasConditioned { conditionedZoneCount += 1 }
+    } else if wasConditioned {
+      zoneConditions.removeValue(forKey: zone)
+      conditionedZoneCount -= 1
+    }
+    let previous = replaces ? zoneTimings[zone] : nil
+    if !replaces { zoneTimings.removeValue(forKey: zone) }
+    // The schedule was validated with the zone; a time zone cannot go missing in between.
+    followTiming(of: rules, zone: zone, previous: previous, replaces: replaces)
+    let gate = zoneCores[Int(zone)].gate
+    zoneSlots[Int(zone)]?.slots.forEach { elementCores[Int($0)].gate = gate }
+  }
+
+  /// Drops the v2 rules of the zone in slot `zone`, which is being removed.
+  mutating func forgetRulesV2(zone: Int32) {
+    if zoneConditions.removeValue(forKey: zone) != nil { conditionedZoneCount -= 1 }
+    zoneTimings.removeValue(forKey: zone)
+    zoneCores[Int(zone)].gate = ZoneGate()
+  }
+
+  /// The check-outs of a change's removals under `exitOnRemove` (see ``ZoneRules/exitOnRemove``),
+  /// stamped with the engine's time and kept for the next fix or advance: devices checked in to
+  /// a removed zone, and devices checked in to a replaced zone whose last accepted position no
+  /// fence of the new version holds. Each such stay ends; a replaced zone keeps the device's MRT
+  /// window, opened at the check-out.
+  mutating func checkOutOnRemoval(_ batch: RemovalBatch) {
+    guard let now = time else { return }
+    var closed: [ZoneEvent] = []
+    let replaced = Set(batch.replacedExiting)
+    for d in devices.indices where !devices[d].records.isEmpty {
+      for r in devices[d].records.indices {
+        let record = devices[d].records[r]
+        guard record.presence == .checkedIn, record.willCheckOut else { continue }
+        if let zone = batch.exiting[record.zone] {
+          var event = closingCheckOut(record, device: d, at: now, reason: .zoneRemoved)
+          event.zone = zone.id
+          event.customData = zone.customData
+          event.assignDeterministicID()
+          closed.append(event)
+        } else if replaced.contains(record.zone), !lastPositionIsInside(zone: record.zone, device: d) {
+          closed.append(closingCheckOut(record, device: d, at: now, reason: .zoneRemoved))
+          devices[d].records[r].windowStart = now
+          devices[d].records[r].endStay()
+        }
+      }
+    }
+    closed.sort { a, b in
+      if a.zone != b.zone { return (a.zone ?? "") < (b.zone ?? "") }
+      return a.device < b.device
+    }
+    pendingEvents.append(contentsOf: closed)
+  }
+
+  /// Whether a fence of the zone in slot `zone` holds device `d`'s last accepted position.
+  func lastPositionIsInside(zone: Int32, device d: Int) -> Bool {
+    guard devices[d].hasFix, let slots = zoneSlots[Int(zone)]?.slots else { return false }
+    let coordinate = devices[d].lastCoordinate
+    var position: Position?
+    var inside = false
+    slots.forEachFence { slot in
+      if !inside, fenceContains(slot, coordinate, position: &position) { inside = true }
+    }
+    return inside
+  }
+}

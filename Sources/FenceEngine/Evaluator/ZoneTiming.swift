@@ -1,0 +1,112 @@
+/// The lifetime (`validFrom`, `validUntil`) and schedule of one zone as the evaluator follows
+/// them over event time, in `zoneTimings` by zone slot.
+///
+/// The zone is *active* while it is valid (inside its lifetime) and armed (inside one of its
+/// schedule's windows, or it has no schedule). The state here is the one last applied by the
+/// zone clock (`ZoneEvaluator+ZoneClock.swift`); the clock compares it with the state at each
+/// instant it reaches to know what changed.
+struct ZoneTiming {
+  var validFrom: Timestamp?
+  var validUntil: Timestamp?
+  var schedule: ScheduleClock?
+  /// The zone's `exitOnRemove` rule.
+  var exitOnRemove: Bool
+  /// Changes whenever the zone is added, replaced or removed, so that clock entries made for an
+  /// earlier version are recognised and dropped.
+  var token: UInt64
+  /// Whether the state below was ever applied: a zone added before the engine had a time (or
+  /// just added) gets its first state at the next clock step, without events.
+  var isKnown = false
+  var isValid = false
+  var isArmed = false
+
+  var isActive: Bool { isValid && isArmed }
+
+  /// Whether the zone exists at `time` (its lifetime holds it).
+  func isValid(at time: Timestamp) -> Bool {
+    if let validFrom, time < validFrom { return false }
+    if let validUntil, time >= validUntil { return false }
+    return true
+  }
+
+  /// Whether the zone's schedule arms it at `time` (always, without a schedule).
+  func isArmed(at time: Timestamp) -> Bool {
+    schedule?.isArmed(at: time) ?? true
+  }
+
+  /// The first instant after `time` at which the zone's validity or arming may change, if any.
+  func nextChange(after time: Timestamp) -> Timestamp? {
+    var next: Timestamp?
+    func consider(_ instant: Timestamp?) {
+      guard let instant, instant > time else { return }
+      if next.map({ instant < $0 }) ?? true { next = instant }
+    }
+    consider(validFrom)
+    consider(validUntil)
+    // The schedule matters only while the zone exists: before `validFrom` the clock looks
+    // again at `validFrom`, and after `validUntil` never.
+    if let schedule, isValid(at: time) { consider(schedule.nextChange(after: time)) }
+    return next
+  }
+}
+
+/// One moment at which the zone clock looks at a zone again.
+struct ZoneClockEntry {
+  /// When the entry is due; `Timestamp.earliest` for "at the next clock step" (a zone just
+  /// added or replaced).
+  var instant: Timestamp
+  /// The instant events of the entry are stamped with, for entries due at the next clock step
+  /// (the engine's time when the zone changed; `nil` for the step's own time).
+  var stamp: Timestamp?
+  var zone: Int32
+  /// The ``ZoneTiming/token`` of the zone version the entry was made for.
+  var token: UInt64
+}
+
+/// A binary min-heap of zone clock entries by instant (ties in any order: the clock sorts the
+/// zones due at one instant by id).
+struct ZoneClockQueue {
+  private(set) var entries: [ZoneClockEntry] = []
+
+  /// The earliest entry's instant.
+  var nextInstant: Timestamp? { entries.first?.instant }
+
+  mutating func push(_ entry: ZoneClockEntry) {
+    entries.append(entry)
+    var child = entries.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard entries[child].instant < entries[parent].instant else { break }
+      entries.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  /// Removes and returns the earliest entry.
+  mutating func pop() -> ZoneClockEntry? {
+    guard !entries.isEmpty else { return nil }
+    entries.swapAt(0, entries.count - 1)
+    let top = entries.removeLast()
+    var parent = 0
+    while true {
+      let left = 2 * parent + 1
+      let right = left + 1
+      var smallest = parent
+      if left < entries.count, entries[left].instant < entries[smallest].instant { smallest = left }
+      if right < entries.count, entries[right].instant < entries[smallest].instant {
+        smallest = right
+      }
+      if smallest == parent { break }
+      entries.swapAt(parent, smallest)
+      parent = smallest
+    }
+    return top
+  }
+
+  mutating func removeAll() { entries.removeAll() }
+}
+
+extension Timestamp {
+  /// The earliest instant a timestamp can hold: a zone clock entry due at the next step.
+  static let earliest = Timestamp(microsecondsSinceEpoch: .min)
+}
