@@ -45,7 +45,8 @@ extension ZoneEvaluator {
     return devices.withUnsafeBufferPointer { sortedContains($0[filter.device].monitored, slot) }
   }
 
-  /// The whole per-fix step for the device in slot `d` (see ``process(_:into:)``).
+  /// The whole per-fix step for the device in slot `d` (see ``process(_:into:)``), as the
+  /// spec's steps in order; each named step below says what it reads and leaves behind.
   mutating func process(_ fix: LocationFix, slot d: Int, into events: inout [ZoneEvent]) {
     if !pendingEvents.isEmpty { flushPendingEvents(into: &events) }
     // 0. Rejection.
@@ -60,40 +61,14 @@ extension ZoneEvaluator {
     let coordinate = Coordinate(uncheckedLatitude: fix.latitude, longitude: fix.longitude)
     // What zones with conditions judge this fix on (rules v2); nil while no zone has any.
     let context = conditionContext(for: fix, coordinate, device: d)
-    // The skip test in degrees first, so that a skipped fix pays no trigonometry. A fix is
-    // never skipped while some zone has conditions: its speed, course or tags may differ.
-    if context == nil, canSkipInDegrees(coordinate, device: d) {
-      skip(fix, coordinate, device: d, into: &events)
-      return
-    }
     // The fix's ECEF vector costs trigonometry: it is made only when a test needs it (the
     // skip test, proximity, a circle or hysteresis test, the safe radius).
     var position: Position?
+    if skipsUnchanged(fix, coordinate, context, device: d, position: &position, into: &events) {
+      return
+    }
     let isFirst = !devices[d].hasFix
-    if configuration.skipsUnchangedFixes, context == nil {
-      let known = Position(coordinate)
-      position = known
-      if canSkip(known, device: d) {
-        skip(fix, coordinate, device: d, into: &events)
-        return
-      }
-    }
-
-    // The monitored set around this fix goes to `scratchMonitored`; the one registered before
-    // it stays in the device's `monitored` until step 5, which swaps them (the previous set's
-    // storage becomes the next fix's scratch). Without proximity no array is touched: every
-    // local array would cost a release per fix.
-    var filter = MonitoredFilter(isOn: false, usesCurrent: isFirst, device: d)
-    if let proximity = configuration.proximity {
-      var monitoredNow: [Int32] = []
-      swap(&monitoredNow, &scratchMonitored)
-      monitoredNow.empty()
-      let known = position ?? Position(coordinate)
-      position = known
-      computeMonitoredSet(around: known, proximity, into: &monitoredNow)
-      swap(&monitoredNow, &scratchMonitored)
-      filter.isOn = proximity.triggersOnlyMonitored
-    }
+    let filter = monitoringFilter(at: coordinate, isFirst: isFirst, device: d, position: &position)
 
     // The device's records are worked on outside `devices` (one unique buffer, no nested
     // uniqueness checks), and put back whenever other code may read them.
@@ -103,57 +78,17 @@ extension ZoneEvaluator {
     let insideBoundary = markInside(
       at: coordinate, device: d, position: &position, records: &records, filter: filter,
       context: context, measuringBoundary: measuresSafeRadius)
-
-    // GEOLINE crossings of the movement from the previous accepted fix, left in
-    // `scratchCrossings` (a local array only when the movement may meet a GEOLINE).
-    var hasCrossings = false
-    let from = devices[d].lastCoordinate
-    if !isFirst && !geolineIndex.isEmpty && from != coordinate {
-      let movement = BoundingBox.movement(from: from, to: coordinate)
-      if movementMayMeetGeolines(movement) {
-        var crossings: [CrossingHit] = []
-        swap(&crossings, &scratchCrossings)
-        crossings.empty()
-        findCrossings(
-          from: from, to: coordinate, movement: movement, filter: filter, context: context,
-          into: &crossings)
-        for crossing in crossings { _ = records.ensureRecord(for: crossing.zone) }
-        hasCrossings = !crossings.isEmpty
-        swap(&crossings, &scratchCrossings)
-      }
-    }
-
+    let hasCrossings = findCrossings(
+      to: coordinate, isFirst: isFirst, device: d, filter: filter, context: context,
+      records: &records)
     // 1. Timers due.
-    if dwellsMayFire(upTo: t, records: records) {
-      swap(&records, &devices[d].records)
-      fireDueDwells(upTo: t, current: d, fix: fix, into: &events)
-      swap(&records, &devices[d].records)
-    }
-
-    // Steps 2-4 and the pruning change nothing when every record is a stay still inside with
-    // no pending exit (most fixes of a device that stays in its zones): skipped then.
-    if !records.isEmpty && (hasCrossings || !Self.areSettled(records)) {
-      checkOut(records: &records, fix: fix, context: context, device: d, into: &events)
-      if hasCrossings {
-        checkInCrossings(
-          scratchCrossings, records: &records, fix: fix, context: context, device: d,
-          into: &events)
-      }
-      checkInAreas(
-        records: &records, fix: fix, context: context, isFirst: isFirst, device: d,
-        into: &events)
-      Self.pruneRecords(&records, at: t, zoneCores: zoneCores)
-    }
-
+    fireDueDwells(upTo: t, fix: fix, device: d, records: &records, into: &events)
+    // 2-4. Check-outs, GEOLINE check-ins, area check-ins.
+    checkOutAndIn(
+      fix: fix, context: context, isFirst: isFirst, hasCrossings: hasCrossings, device: d,
+      records: &records, into: &events)
     // 5. Monitored-set change.
-    if configuration.proximity != nil {
-      if scratchMonitored != devices[d].monitored {
-        appendMonitoredChange(
-          from: devices[d].monitored, to: scratchMonitored, time: t, device: d, into: &events)
-      }
-      swap(&scratchMonitored, &devices[d].monitored)
-      scratchMonitored.empty()
-    }
+    reportMonitoredSetChange(at: t, device: d, into: &events)
 
     // The device's new last fix, and its records put back.
     if measuresSafeRadius {
@@ -162,6 +97,126 @@ extension ZoneEvaluator {
         insideBoundary: insideBoundary, isFirst: isFirst)
     }
     recordLastFix(fix, coordinate, device: d, records: &records)
+  }
+
+  // MARK: - The steps of `process`
+
+  /// Whether the fix was skipped (and recorded as the device's last) because it provably cannot
+  /// change anything (``Configuration/skipsUnchangedFixes``): the test in degrees first, so that
+  /// a skipped fix pays no trigonometry, then the one on the fix's `position`, made here. A fix
+  /// is never skipped while some zone has conditions (`context`): its speed, course or tags may
+  /// differ from the last fix's.
+  @inline(__always)
+  mutating func skipsUnchanged(
+    _ fix: LocationFix, _ coordinate: Coordinate, _ context: ConditionContext?, device d: Int,
+    position: inout Position?, into events: inout [ZoneEvent]
+  ) -> Bool {
+    guard context == nil else { return false }
+    if canSkipInDegrees(coordinate, device: d) {
+      skip(fix, coordinate, device: d, into: &events)
+      return true
+    }
+    guard configuration.skipsUnchangedFixes else { return false }
+    let known = Position(coordinate)
+    position = known
+    guard canSkip(known, device: d) else { return false }
+    skip(fix, coordinate, device: d, into: &events)
+    return true
+  }
+
+  /// Which monitored set restricts what this fix can trigger. With proximity monitoring, the set
+  /// around the fix goes to `scratchMonitored`; the one registered before it stays in the
+  /// device's `monitored` until step 5 (``reportMonitoredSetChange(at:device:into:)``), which
+  /// swaps them (the previous set's storage becomes the next fix's scratch). Without proximity
+  /// no array is touched: every local array would cost a release per fix.
+  @inline(__always)
+  mutating func monitoringFilter(
+    at coordinate: Coordinate, isFirst: Bool, device d: Int, position: inout Position?
+  ) -> MonitoredFilter {
+    var filter = MonitoredFilter(isOn: false, usesCurrent: isFirst, device: d)
+    guard let proximity = configuration.proximity else { return filter }
+    var monitoredNow: [Int32] = []
+    swap(&monitoredNow, &scratchMonitored)
+    monitoredNow.empty()
+    let known = position ?? Position(coordinate)
+    position = known
+    computeMonitoredSet(around: known, proximity, into: &monitoredNow)
+    swap(&monitoredNow, &scratchMonitored)
+    filter.isOn = proximity.triggersOnlyMonitored
+    return filter
+  }
+
+  /// Whether the movement from the device's previous accepted fix to `coordinate` crosses an
+  /// admitted GEOLINE; the crossings are left in `scratchCrossings` (a local array only when the
+  /// movement may meet a GEOLINE), and each crossed zone gets a record.
+  @inline(__always)
+  mutating func findCrossings(
+    to coordinate: Coordinate, isFirst: Bool, device d: Int, filter: MonitoredFilter,
+    context: ConditionContext?, records: inout [ZoneRecord]
+  ) -> Bool {
+    let from = devices[d].lastCoordinate
+    guard !isFirst && !geolineIndex.isEmpty && from != coordinate else { return false }
+    let movement = BoundingBox.movement(from: from, to: coordinate)
+    guard movementMayMeetGeolines(movement) else { return false }
+    var crossings: [CrossingHit] = []
+    swap(&crossings, &scratchCrossings)
+    crossings.empty()
+    findCrossings(
+      from: from, to: coordinate, movement: movement, filter: filter, context: context,
+      into: &crossings)
+    for crossing in crossings { _ = records.ensureRecord(for: crossing.zone) }
+    let hasCrossings = !crossings.isEmpty
+    swap(&crossings, &scratchCrossings)
+    return hasCrossings
+  }
+
+  /// Step 1: every dwell due by the fix's time (with the device's `records` put back while the
+  /// dwells of all devices are read).
+  @inline(__always)
+  mutating func fireDueDwells(
+    upTo t: Timestamp, fix: LocationFix, device d: Int, records: inout [ZoneRecord],
+    into events: inout [ZoneEvent]
+  ) {
+    guard dwellsMayFire(upTo: t, records: records) else { return }
+    swap(&records, &devices[d].records)
+    fireDueDwells(upTo: t, current: d, fix: fix, into: &events)
+    swap(&records, &devices[d].records)
+  }
+
+  /// Steps 2-4 and the pruning of finished records. They change nothing when every record is a
+  /// stay still inside with no pending exit (most fixes of a device that stays in its zones):
+  /// skipped then.
+  @inline(__always)
+  mutating func checkOutAndIn(
+    fix: LocationFix, context: ConditionContext?, isFirst: Bool, hasCrossings: Bool,
+    device d: Int, records: inout [ZoneRecord], into events: inout [ZoneEvent]
+  ) {
+    guard !records.isEmpty && (hasCrossings || !Self.areSettled(records)) else { return }
+    checkOut(records: &records, fix: fix, context: context, device: d, into: &events)
+    if hasCrossings {
+      checkInCrossings(
+        scratchCrossings, records: &records, fix: fix, context: context, device: d,
+        into: &events)
+    }
+    checkInAreas(
+      records: &records, fix: fix, context: context, isFirst: isFirst, device: d,
+      into: &events)
+    Self.pruneRecords(&records, at: fix.time, zoneCores: zoneCores)
+  }
+
+  /// Step 5: a `monitoredSetChanged` event when the set computed at this fix differs from the
+  /// device's previous one, which it then replaces.
+  @inline(__always)
+  mutating func reportMonitoredSetChange(
+    at t: Timestamp, device d: Int, into events: inout [ZoneEvent]
+  ) {
+    guard configuration.proximity != nil else { return }
+    if scratchMonitored != devices[d].monitored {
+      appendMonitoredChange(
+        from: devices[d].monitored, to: scratchMonitored, time: t, device: d, into: &events)
+    }
+    swap(&scratchMonitored, &devices[d].monitored)
+    scratchMonitored.empty()
   }
 
   // MARK: - Steps
