@@ -22,7 +22,7 @@ struct FenceBench: ParsableCommand {
       Exit status: 0 success; 1 bad input (a file that does not load or cannot be written); \
       2 bad usage; 3 (run --compare-geos) when FenceKit and GEOS disagree.
       """,
-    subcommands: [RunCommand.self, GenerateCommand.self])
+    subcommands: [RunCommand.self, ExplainCommand.self, GenerateCommand.self])
 
   /// Parses and runs, mapping argument-parser's usage failures (exit 64) to exit status 2.
   static func main() {
