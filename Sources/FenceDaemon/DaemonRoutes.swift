@@ -46,6 +46,9 @@ struct DaemonRoutes: Sendable {
     v1.put("devices/{id}/tags") { request, context in
       try await setDeviceTags(try context.parameters.require("id"), request)
     }
+    v1.get("devices/{id}/explain") { request, context in
+      try await explainDevice(try context.parameters.require("id"), request)
+    }
     v1.get("devices/{id}") { _, context in
       let id = try context.parameters.require("id")
       guard let status = store.deviceStatus(named: id) else {
@@ -186,6 +189,33 @@ struct DaemonRoutes: Sendable {
   }
 
   // MARK: - Devices
+
+  /// `GET /v1/devices/{id}/explain?from=&to=&limit=`: one NDJSON line per fix of the device in
+  /// the range (RFC 3339 times, both optional; at most `limit`, default 1000, up to 10,000),
+  /// made by replaying the command log (see ``FenceStore/explain(device:from:to:limit:)``).
+  func explainDevice(_ device: String, _ request: Request) async throws -> Response {
+    func time(_ name: String) throws -> Timestamp? {
+      guard let text = request.uri.queryParameters.get(name) else { return nil }
+      guard let time = TimestampParser.parse(String(text)) else {
+        throw RequestRefusal(.badRequest, "\(name) must be an RFC 3339 time, got \(text.prefix(80))")
+      }
+      return time
+    }
+    var limit = 1000
+    if let text = request.uri.queryParameters.get("limit") {
+      guard let value = Int(String(text)), (1...10_000).contains(value) else {
+        throw RequestRefusal(.badRequest, "limit must be a whole number from 1 to 10000")
+      }
+      limit = value
+    }
+    let explanations = try await store.explain(
+      device: device, from: try time("from"), to: try time("to"), limit: limit)
+    var body = ""
+    for explanation in explanations { body += explanation.ndjsonLine + "\n" }
+    return Response(
+      status: .ok, headers: [.contentType: JSONBody.ndjsonContentType],
+      body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+  }
 
   /// `PUT /v1/devices/{id}/tags` with `{"tags": ["ferry", …]}`: the device's tags for zones'
   /// `deviceTags` conditions (rules v2), replacing its previous ones; durable like any command.

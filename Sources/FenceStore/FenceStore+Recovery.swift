@@ -50,29 +50,8 @@ extension FenceStore {
 
     var state: EngineState
     if let snapshot = try storage.latestSnapshot() {
-      let zones: [Zone]
       let isBinary = ZoneSetCoding.isBinary(snapshot.zoneSet)
-      do {
-        if isBinary {
-          zones = try ZoneSetCoding.decode(snapshot.zoneSet)
-        } else {
-          // A snapshot written before the binary form: GeoJSON by ZoneSetWriter, from zones
-          // GEOS validated when they entered, so not validated again.
-          var options = ZoneLoadOptions()
-          options.trustsTopology = true
-          zones = try ZoneLoader.loadZones(
-            from: snapshot.zoneSet, file: "snapshot \(snapshot.commandSeq) zone set", options: options)
-        }
-      } catch {
-        throw StoreError.damaged("the zone set of snapshot \(snapshot.commandSeq) does not load: \(error)")
-      }
-      var evaluator: ZoneEvaluator
-      do {
-        evaluator = try ZoneEvaluator(configuration: configuration, zones: zones)
-        try evaluator.restore(try EvaluatorSnapshot(decoding: snapshot.evaluator))
-      } catch {
-        throw StoreError.damaged("snapshot \(snapshot.commandSeq) does not restore: \(error)")
-      }
+      let evaluator = try restoredEvaluator(snapshot, configuration: configuration)
       state = EngineState(
         evaluator: evaluator, commandSeq: snapshot.commandSeq, eventSeq: snapshot.lastEventSeq)
       if isBinary {
@@ -151,5 +130,38 @@ extension FenceStore {
     report.eventSeq = state.eventSeq
     report.seconds = (ContinuousClock.now - start) / .seconds(1)
     return (state, report)
+  }
+}
+
+extension FenceStore {
+  /// An evaluator with a snapshot's zones and state.
+  ///
+  /// - Throws: ``StoreError/damaged(_:)`` when the zone set does not load or the state does not
+  ///   restore.
+  static func restoredEvaluator(
+    _ snapshot: SnapshotRecord, configuration: ZoneEvaluator.Configuration
+  ) throws -> ZoneEvaluator {
+    let zones: [Zone]
+    do {
+      if ZoneSetCoding.isBinary(snapshot.zoneSet) {
+        zones = try ZoneSetCoding.decode(snapshot.zoneSet)
+      } else {
+        // A snapshot written before the binary form: GeoJSON by ZoneSetWriter, from zones
+        // GEOS validated when they entered, so not validated again.
+        var options = ZoneLoadOptions()
+        options.trustsTopology = true
+        zones = try ZoneLoader.loadZones(
+          from: snapshot.zoneSet, file: "snapshot \(snapshot.commandSeq) zone set", options: options)
+      }
+    } catch {
+      throw StoreError.damaged("the zone set of snapshot \(snapshot.commandSeq) does not load: \(error)")
+    }
+    do {
+      var evaluator = try ZoneEvaluator(configuration: configuration, zones: zones)
+      try evaluator.restore(try EvaluatorSnapshot(decoding: snapshot.evaluator))
+      return evaluator
+    } catch {
+      throw StoreError.damaged("snapshot \(snapshot.commandSeq) does not restore: \(error)")
+    }
   }
 }

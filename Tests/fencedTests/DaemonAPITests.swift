@@ -127,6 +127,23 @@ final class DaemonAPITests {
     #expect(try await client.request(.GET, "/v1/devices/nobody").status == 404)
   }
 
+  @Test func explainReplaysTheLogForADevicesFixes() async throws {
+    let fixes = try TestFixes.harborHour()
+    _ = try await client.postFixes(TestFixes.ndjson(fixes.prefix(2000)))
+    let answer = try await client.request(
+      .GET, "/v1/devices/367000140/explain?to=2020-06-30T00:05:00Z")
+    #expect(answer.status == 200)
+    #expect(answer.header("Content-Type") == "application/x-ndjson")
+    let lines = answer.body.split(separator: "\n")
+    #expect(lines.count == 5)
+    #expect(lines[0].hasPrefix(#"{"fix":{"device":"367000140","time":"2020-06-30T00:00:00Z""#))
+    #expect(lines[0].contains(#""kind":"checkIn""#))
+    let limited = try await client.request(.GET, "/v1/devices/367000140/explain?limit=2")
+    #expect(limited.body.split(separator: "\n").count == 2)
+    #expect(try await client.request(.GET, "/v1/devices/367000140/explain?from=soon").status == 400)
+    #expect(try await client.request(.GET, "/v1/devices/367000140/explain?limit=0").status == 400)
+  }
+
   @Test func deviceTagsAreSetDurablyAndShownWithTheDevice() async throws {
     let put = try await client.request(
       .PUT, "/v1/devices/tug/tags", body: Array(#"{"tags":["tug","harbour","tug"]}"#.utf8))
