@@ -31,6 +31,10 @@ public struct ZoneError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidConditions(ConditionsError)
     /// `schedule` holds a value the engine refuses (an unknown time zone, say).
     case invalidSchedule(ScheduleError)
+    /// `roam` holds a value the engine refuses, or is combined with rules it does not support.
+    case invalidRoaming(String)
+    /// A roaming zone (`roam`) also has fences or GEOLINEs.
+    case roamingZoneWithFences
     /// `validUntil` is not after `validFrom`.
     case invalidLifetime(validFrom: Timestamp, validUntil: Timestamp)
   }
@@ -81,6 +85,10 @@ public struct ZoneError: Error, Hashable, Sendable, CustomStringConvertible {
       return error.description
     case .invalidSchedule(let error):
       return error.description
+    case .invalidRoaming(let message):
+      return "roam: \(message)"
+    case .roamingZoneWithFences:
+      return "a roaming zone (roam) has no fences or GEOLINEs of its own; put them in another zone"
     case .invalidLifetime(let from, let until):
       return "validUntil (\(until)) must be after validFrom (\(from))"
     }

@@ -87,6 +87,10 @@ extension ZoneEvaluator {
     checkOutAndIn(
       fix: fix, context: context, isFirst: isFirst, hasCrossings: hasCrossings, device: d,
       records: &records, into: &events)
+    // Roaming fences (rules v2), measured against the circles of other devices.
+    if !roamingZones.isEmpty {
+      evaluateRoaming(fix, coordinate, isFirst: isFirst, context: context, device: d, into: &events)
+    }
     // 5. Monitored-set change.
     reportMonitoredSetChange(at: t, device: d, into: &events)
 
@@ -97,6 +101,7 @@ extension ZoneEvaluator {
         insideBoundary: insideBoundary, isFirst: isFirst)
     }
     recordLastFix(fix, coordinate, device: d, records: &records)
+    if !roamingZones.isEmpty { moveRoamingCircles(of: d, to: coordinate) }
   }
 
   // MARK: - The steps of `process`
@@ -111,7 +116,7 @@ extension ZoneEvaluator {
     _ fix: LocationFix, _ coordinate: Coordinate, _ context: ConditionContext?, device d: Int,
     position: inout Position?, into events: inout [ZoneEvent]
   ) -> Bool {
-    guard context == nil else { return false }
+    guard context == nil, roamingZones.isEmpty else { return false }
     if canSkipInDegrees(coordinate, device: d) {
       skip(fix, coordinate, device: d, into: &events)
       return true
@@ -177,10 +182,14 @@ extension ZoneEvaluator {
     upTo t: Timestamp, fix: LocationFix, device d: Int, records: inout [ZoneRecord],
     into events: inout [ZoneEvent]
   ) {
-    guard dwellsMayFire(upTo: t, records: records) else { return }
-    swap(&records, &devices[d].records)
-    fireDueDwells(upTo: t, current: d, fix: fix, into: &events)
-    swap(&records, &devices[d].records)
+    if dwellsMayFire(upTo: t, records: records) {
+      swap(&records, &devices[d].records)
+      fireDueDwells(upTo: t, current: d, fix: fix, into: &events)
+      swap(&records, &devices[d].records)
+    }
+    if let next = roamingNextDeadline, next <= t {
+      fireDueRoamingDwells(upTo: t, into: &events)
+    }
   }
 
   /// Steps 2-4 and the pruning of finished records. They change nothing when every record is a

@@ -20,6 +20,9 @@ extension ZoneEvaluator {
     if !replaces { zoneTimings.removeValue(forKey: zone) }
     // The schedule was validated with the zone; a time zone cannot go missing in between.
     followTiming(of: rules, zone: zone, previous: previous, replaces: replaces)
+    if rules.roam != nil || roamingZones.contains(where: { $0.zone == zone }) {
+      followRoaming(of: rules, zone: zone)
+    }
     let gate = zoneCores[Int(zone)].gate
     zoneSlots[Int(zone)]?.slots.forEach { elementCores[Int($0)].gate = gate }
   }
@@ -29,6 +32,10 @@ extension ZoneEvaluator {
     if zoneConditions.removeValue(forKey: zone) != nil { conditionedZoneCount -= 1 }
     zoneTimings.removeValue(forKey: zone)
     zoneCores[Int(zone)].gate = ZoneGate()
+    if roamingZones.contains(where: { $0.zone == zone }) {
+      roamingZones.removeAll { $0.zone == zone }
+      dropRoamingRecords(of: zone)
+    }
   }
 
   /// The check-outs of a change's removals under `exitOnRemove` (see ``ZoneRules/exitOnRemove``),

@@ -246,8 +246,15 @@ extension ZoneEvaluator {
       for zoneIndex in zones.indices {
         let checkedZone = zones[zoneIndex].id
         try Self.validateRules(zones[zoneIndex].rules, zone: checkedZone)
-        guard !zones[zoneIndex].fences.isEmpty || !zones[zoneIndex].geolines.isEmpty else {
-          throw ZoneError(zone: checkedZone, fault: .noFencesOrGeolines)
+        if zones[zoneIndex].rules.roam != nil {
+          // A roaming zone's one fence is the circle that moves with its devices.
+          guard zones[zoneIndex].fences.isEmpty && zones[zoneIndex].geolines.isEmpty else {
+            throw ZoneError(zone: checkedZone, fault: .roamingZoneWithFences)
+          }
+        } else {
+          guard !zones[zoneIndex].fences.isEmpty || !zones[zoneIndex].geolines.isEmpty else {
+            throw ZoneError(zone: checkedZone, fault: .noFencesOrGeolines)
+          }
         }
         func claim(_ id: String) throws {
           guard !id.isEmpty else { throw ZoneError(zone: checkedZone, fence: id, fault: .emptyFenceID) }
@@ -314,6 +321,20 @@ extension ZoneEvaluator {
         _ = try ScheduleClock(schedule)
       } catch {
         throw ZoneError(zone: zoneID, fault: .invalidSchedule(error))
+      }
+    }
+    if let roam = rules.roam {
+      guard roam.radius > 0, ValidRange.distance.contains(roam.radius) else {
+        throw ZoneError(zone: zoneID, fault: .invalidRoaming("radius must be metres above 0 and at most \(ValidRange.plain(ValidRange.distance.upperBound)), got \(roam.radius)"))
+      }
+      let selectors = [roam.around] + (roam.targets.map { [$0] } ?? [])
+      guard selectors.allSatisfy({ !$0.tags.isEmpty && !$0.tags.contains("") }) else {
+        throw ZoneError(zone: zoneID, fault: .invalidRoaming("around and targets need non-empty tags"))
+      }
+      guard rules.schedule == nil, !rules.hasLifetime, !rules.exitOnRemove else {
+        throw ZoneError(
+          zone: zoneID,
+          fault: .invalidRoaming("roam cannot be combined with schedule, validFrom, validUntil or exitOnRemove"))
       }
     }
     if let from = rules.validFrom, let until = rules.validUntil, !(from < until) {

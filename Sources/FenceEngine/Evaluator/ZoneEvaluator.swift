@@ -78,6 +78,14 @@ public struct ZoneEvaluator {
   var zoneClock = ZoneClockQueue()
   /// The last ``ZoneTiming/token`` given out.
   var timingTokens: UInt64 = 0
+  /// Roaming zones (`roam`), each with the grid of its carriers (see
+  /// `ZoneEvaluator+Roaming.swift`); empty while none is loaded, so no fix pays for them.
+  var roamingZones: [RoamingZone] = []
+  /// By target device slot, its states with (roaming zone, carrier) pairs.
+  var roamingRecords: [Int32: [RoamingRecord]] = [:]
+  /// Pending roaming dwells, and the earliest deadline among them.
+  var roamingDwellQueue: [RoamingDwellEntry] = []
+  var roamingNextDeadline: Timestamp?
   /// Events of zone changes made without an event list (check-outs of `exitOnRemove` zones),
   /// given out first by the next ``process(_:into:)`` or ``advance(to:into:)``.
   var pendingEvents: [ZoneEvent] = []
@@ -215,6 +223,7 @@ public struct ZoneEvaluator {
   public mutating func advance(to time: Timestamp, into events: inout [ZoneEvent]) {
     runZoneClock(upTo: time, into: &events)
     fireDueDwells(upTo: time, current: nil, fix: nil, into: &events)
+    if !roamingZones.isEmpty { fireDueRoamingDwells(upTo: time, into: &events) }
     if self.time.map({ time > $0 }) ?? true { self.time = time }
   }
 }

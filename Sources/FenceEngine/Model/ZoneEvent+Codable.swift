@@ -18,7 +18,7 @@ extension ZoneEvent: Codable {
   private enum CodingKeys: String, CodingKey {
     case id, kind, time, device, zone, fence, trigger, direction
     case lat, lon, speed, course, willCheckOut, customData
-    case checkInTime, dwellSeconds, durationSeconds, on, off, reason
+    case checkInTime, dwellSeconds, durationSeconds, on, off, reason, roamingDevice, distance
   }
 
   /// Reads an event line's members.
@@ -47,6 +47,8 @@ extension ZoneEvent: Codable {
     durationSeconds = try container.decodeIfPresent(Double.self, forKey: .durationSeconds)
     on = try container.decodeIfPresent([String].self, forKey: .on)
     off = try container.decodeIfPresent([String].self, forKey: .off)
+    roamingDevice = try container.decodeIfPresent(String.self, forKey: .roamingDevice)
+    distance = try container.decodeIfPresent(Double.self, forKey: .distance)
     if kind == .rejected {
       reason = try container.decodeIfPresent(RejectionReason.self, forKey: .reason)
     } else {
@@ -75,6 +77,8 @@ extension ZoneEvent: Codable {
     try container.encodeIfPresent(durationSeconds, forKey: .durationSeconds)
     try container.encodeIfPresent(on, forKey: .on)
     try container.encodeIfPresent(off, forKey: .off)
+    try container.encodeIfPresent(roamingDevice, forKey: .roamingDevice)
+    try container.encodeIfPresent(distance, forKey: .distance)
     try container.encodeIfPresent(reason, forKey: .reason)
     if reason == nil { try container.encodeIfPresent(checkOutReason, forKey: .reason) }
   }

@@ -19,10 +19,13 @@ extension ZoneEvent {
 
   /// Sets ``id`` by ``deterministicID(device:zone:fence:kind:time:)`` from the event's own
   /// content, in place (the engine's way: no copy of the event).
+  ///
+  /// An event of a roaming zone has no fence: its roaming device takes the fence's place in the
+  /// hash, so that two roaming devices checking the same device in at once give two ids.
   public mutating func assignDeterministicID() {
     idStorage = .hash(
       ZoneEvent.deterministicHash(
-        device: device, zone: zone, fence: fence, kind: kind, time: time))
+        device: device, zone: zone, fence: fence ?? roamingDevice, kind: kind, time: time))
   }
 
   /// The 64-bit hash behind ``deterministicID(device:zone:fence:kind:time:)``.

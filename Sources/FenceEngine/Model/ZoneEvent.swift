@@ -87,6 +87,10 @@ public struct ZoneEvent: Hashable, Sendable {
   /// Why a check-out happened without the device leaving (check-outs of rules v2: a schedule
   /// that closed, a zone removed with `exitOnRemove`); written as `reason` like ``reason``.
   public var checkOutReason: CheckOutReason?
+  /// The device a roaming fence moves with (events of roaming zones, rules v2).
+  public var roamingDevice: String?
+  /// Metres from the roaming device's latest fix to this fix (events of roaming zones).
+  public var distance: Double?
 
   /// An event with only its kind, time and device set; the id is filled by ``withDeterministicID()``.
   public init(kind: Kind, time: Timestamp, device: String) {

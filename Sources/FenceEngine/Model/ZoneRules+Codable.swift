@@ -13,7 +13,7 @@
 extension ZoneRules: Codable {
   private enum CodingKeys: String, CodingKey {
     case minimumRetriggerTime, dwell, checkOut, initialTrigger, exitHysteresis, exitConfirmations
-    case schedule, validFrom, validUntil, exitOnRemove, conditions
+    case schedule, validFrom, validUntil, exitOnRemove, conditions, roam
   }
 
   /// Reads the rule members.
@@ -46,7 +46,7 @@ extension ZoneRules: Codable {
       }
       exitConfirmations = Int(confirmations)
     }
-    for key in [CodingKeys.schedule, .validFrom, .validUntil, .exitOnRemove, .conditions] {
+    for key in [CodingKeys.schedule, .validFrom, .validUntil, .exitOnRemove, .conditions, .roam] {
       guard let value = try container.decodeIfPresent(JSONValue.self, forKey: key) else { continue }
       do throws(RuleSettingError) {
         try setRuleV2(key.stringValue, value)

@@ -3,11 +3,14 @@
 /// zones (zone files, the store's zone sets, `Codable`), so that they agree.
 extension ZoneRules {
   /// The setting names of rules v2, in the order they are written.
-  public static let v2SettingNames = ["schedule", "validFrom", "validUntil", "exitOnRemove", "conditions"]
+  public static let v2SettingNames = [
+    "schedule", "validFrom", "validUntil", "exitOnRemove", "conditions", "roam",
+  ]
 
   /// Whether any rule of v2 differs from its default.
   public var hasRulesV2: Bool {
     schedule != nil || validFrom != nil || validUntil != nil || exitOnRemove || conditions != nil
+      || roam != nil
   }
 
   /// The v2 rules that differ from their defaults, as zone settings (times in RFC 3339).
@@ -18,6 +21,7 @@ extension ZoneRules {
     if let validUntil { object["validUntil"] = .string(RFC3339.format(validUntil)) }
     if exitOnRemove { object["exitOnRemove"] = .bool(true) }
     if let conditions { object["conditions"] = conditions.json }
+    if let roam { object["roam"] = roam.json }
     return object
   }
 
@@ -50,6 +54,8 @@ extension ZoneRules {
       } catch {
         throw RuleSettingError(setting: name, path: error.path, message: error.message)
       }
+    case "roam":
+      roam = try RoamingFence(json: value)
     default:
       throw RuleSettingError(setting: name, message: "not a rule of rules v2")
     }

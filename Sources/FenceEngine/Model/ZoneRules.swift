@@ -29,12 +29,15 @@ public struct ZoneRules: Hashable, Sendable {
   /// Rules v2: the weekly windows in which the zone is armed; `nil` for always. See
   /// ``ZoneSchedule``.
   public var schedule: ZoneSchedule?
+  /// Rules v2: a circle that moves with devices instead of fixed fences (a zone with `roam` has
+  /// no fences or GEOLINEs). See ``RoamingFence``.
+  public var roam: RoamingFence?
 
   public init(
     minimumRetriggerTime: Double = 0, dwell: Double? = nil, checkOut: Bool = true,
     initialTrigger: Bool = true, exitHysteresis: Double = 0, exitConfirmations: Int = 1,
     conditions: ZoneConditions? = nil, validFrom: Timestamp? = nil, validUntil: Timestamp? = nil,
-    exitOnRemove: Bool = false, schedule: ZoneSchedule? = nil
+    exitOnRemove: Bool = false, schedule: ZoneSchedule? = nil, roam: RoamingFence? = nil
   ) {
     self.minimumRetriggerTime = minimumRetriggerTime
     self.dwell = dwell
@@ -47,6 +50,7 @@ public struct ZoneRules: Hashable, Sendable {
     self.validUntil = validUntil
     self.exitOnRemove = exitOnRemove
     self.schedule = schedule
+    self.roam = roam
   }
 
   /// Whether the zone's existence depends on event time (``validFrom``, ``validUntil``).

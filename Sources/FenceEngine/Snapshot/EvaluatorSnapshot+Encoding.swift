@@ -46,7 +46,7 @@ extension EvaluatorSnapshot {
     }
     for zone in zoneSequences { intern(zone.zone) }
     for device in devices {
-      for record in device.records {
+      for record in device.records + device.roaming.map(\.record) {
         intern(record.zone)
         intern(record.checkInFence)
       }
@@ -61,6 +61,23 @@ extension EvaluatorSnapshot {
       writer.varint(zone.addedSequence)
     }
 
+    func write(_ record: Record) {
+      writer.varint(ref(record.zone))
+      var flags = UInt64(record.presence.rawValue) | UInt64(record.dwell.rawValue) << 2
+      if record.willCheckOut { flags |= 1 << 4 }
+      if record.windowStart != nil { flags |= 1 << 5 }
+      if record.exit?.fix.speed != nil { flags |= 1 << 6 }
+      if record.exit?.fix.course != nil { flags |= 1 << 7 }
+      writer.varint(flags)
+      writer.varint(record.stay)
+      writer.time(record.checkInTime, base: base)
+      writer.varint(ref(record.checkInFence))
+      if record.dwell != .none { writer.time(record.dwellDeadline, base: base) }
+      writer.varint(UInt64(record.exit?.count ?? 0))
+      if let exit = record.exit { writer.fix(exit.fix, base: base) }
+      if let start = record.windowStart { writer.time(start, base: base) }
+    }
+
     writer.varint(UInt64(devices.count))
     for device in devices {
       writer.string(device.name)
@@ -70,6 +87,7 @@ extension EvaluatorSnapshot {
       if device.lastFix?.course != nil { flags |= 4 }
       if device.safeDisc != nil { flags |= 8 }
       if !device.tags.isEmpty { flags |= 16 }
+      if !device.roaming.isEmpty { flags |= 32 }
       writer.varint(flags)
       if let fix = device.lastFix { writer.fix(fix, base: base) }
       writer.varint(device.lastSequence)
@@ -84,24 +102,17 @@ extension EvaluatorSnapshot {
         for tag in device.tags { writer.string(tag) }
       }
       writer.varint(UInt64(device.records.count))
-      for record in device.records {
-        writer.varint(ref(record.zone))
-        var flags = UInt64(record.presence.rawValue) | UInt64(record.dwell.rawValue) << 2
-        if record.willCheckOut { flags |= 1 << 4 }
-        if record.windowStart != nil { flags |= 1 << 5 }
-        if record.exit?.fix.speed != nil { flags |= 1 << 6 }
-        if record.exit?.fix.course != nil { flags |= 1 << 7 }
-        writer.varint(flags)
-        writer.varint(record.stay)
-        writer.time(record.checkInTime, base: base)
-        writer.varint(ref(record.checkInFence))
-        if record.dwell != .none { writer.time(record.dwellDeadline, base: base) }
-        writer.varint(UInt64(record.exit?.count ?? 0))
-        if let exit = record.exit { writer.fix(exit.fix, base: base) }
-        if let start = record.windowStart { writer.time(start, base: base) }
-      }
+      for record in device.records { write(record) }
       writer.varint(UInt64(device.monitored.count))
       for element in device.monitored { writer.varint(ref(element)) }
+      if !device.roaming.isEmpty {
+        // Roaming pairs (rules v2): the record's fence is the roaming device's name.
+        writer.varint(UInt64(device.roaming.count))
+        for pair in device.roaming {
+          write(pair.record)
+          if pair.record.exit != nil { writer.double(pair.exitDistance) }
+        }
+      }
     }
 
     let total = UInt64(writer.bytes.count + Self.trailerSize)
@@ -192,7 +203,7 @@ extension EvaluatorSnapshot {
     for _ in 0..<deviceCount {
       let name = try reader.string()
       let flags = try reader.varint()
-      guard flags < 32, flags & 1 == 1 || flags & 6 == 0 else {
+      guard flags < 64, flags & 1 == 1 || flags & 6 == 0 else {
         throw reader.malformed("device \"\(name)\" flags \(flags)")
       }
       var lastFix: StoredFix?
@@ -214,10 +225,7 @@ extension EvaluatorSnapshot {
           !tags.contains("")
         else { throw reader.malformed("tags of device \"\(name)\" not sorted, unique and non-empty") }
       }
-      let recordCount = try reader.count(minimumBytesEach: 6)
-      var records: [Record] = []
-      records.reserveCapacity(recordCount)
-      for _ in 0..<recordCount {
+      func readRecord() throws -> Record {
         let zone = try id()
         let flags = try reader.varint()
         guard flags < 256, let presence = Presence(rawValue: UInt8(flags & 3)),
@@ -243,20 +251,33 @@ extension EvaluatorSnapshot {
               base: base, hasSpeed: flags & 0x40 != 0, hasCourse: flags & 0x80 != 0))
         }
         let windowStart = flags & 0x20 != 0 ? try reader.time(base: base) : nil
-        records.append(
-          Record(
-            zone: zone, presence: presence, stay: stay, checkInTime: checkInTime,
-            checkInFence: checkInFence, willCheckOut: flags & 0x10 != 0, dwell: dwell,
-            dwellDeadline: deadline, exit: exit, windowStart: windowStart))
+        return Record(
+          zone: zone, presence: presence, stay: stay, checkInTime: checkInTime,
+          checkInFence: checkInFence, willCheckOut: flags & 0x10 != 0, dwell: dwell,
+          dwellDeadline: deadline, exit: exit, windowStart: windowStart)
       }
+      let recordCount = try reader.count(minimumBytesEach: 6)
+      var records: [Record] = []
+      records.reserveCapacity(recordCount)
+      for _ in 0..<recordCount { records.append(try readRecord()) }
       let monitoredCount = try reader.count(minimumBytesEach: 1)
       var monitored: [String] = []
       monitored.reserveCapacity(monitoredCount)
       for _ in 0..<monitoredCount { monitored.append(try id()) }
+      var roaming: [RoamingPair] = []
+      if flags & 32 != 0 {
+        let pairCount = try reader.count(minimumBytesEach: 6)
+        guard pairCount > 0 else { throw reader.malformed("no roaming pairs under flag 32") }
+        for _ in 0..<pairCount {
+          let record = try readRecord()
+          let distance = record.exit != nil ? try reader.double() : 0
+          roaming.append(RoamingPair(record: record, exitDistance: distance))
+        }
+      }
       devices.append(
         Device(
           name: name, lastFix: lastFix, lastSequence: lastSequence, safeDisc: safeDisc,
-          records: records, monitored: monitored, tags: tags))
+          records: records, monitored: monitored, tags: tags, roaming: roaming))
     }
     guard reader.offset == reader.end else {
       throw reader.malformed("\(reader.end - reader.offset) bytes left after the last device")

@@ -92,6 +92,15 @@ extension EvaluatorSnapshot {
     var monitored: [String]
     /// The device's tags (rules v2), sorted.
     var tags: [String] = []
+    /// Its states with roaming pairs (rules v2), sorted by zone id, then roaming device.
+    var roaming: [RoamingPair] = []
+  }
+
+  /// A target's state with one (roaming zone, roaming device) pair: a record whose
+  /// `checkInFence` is the roaming device's name, and the distance of a pending exit's first fix.
+  struct RoamingPair: Hashable, Sendable {
+    var record: Record
+    var exitDistance: Double
   }
 
   /// An accepted fix as the snapshot keeps it: a device's last, or a pending exit's first.

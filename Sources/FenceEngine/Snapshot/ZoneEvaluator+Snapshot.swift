@@ -89,6 +89,8 @@ extension ZoneEvaluator {
       }
     }
 
+    let roaming = try restoredRoaming(snapshot.devices, slotByName: newSlotByName)
+
     for (slot, sequence) in sequences { zoneCores[Int(slot)].addedSequence = sequence }
     deviceTags = [:]
     for (slot, device) in snapshot.devices.enumerated() where !device.tags.isEmpty {
@@ -102,6 +104,13 @@ extension ZoneEvaluator {
     stayCounter = snapshot.stayCounter
     time = snapshot.time
     restartZoneClock()
+    roamingRecords = roaming.records
+    roamingDwellQueue = roaming.dwells
+    roamingNextDeadline = roaming.dwells.map(\.deadline).min()
+    // The carriers' grids, from the restored devices' tags and latest fixes.
+    for zone in roamingZones.map(\.zone) {
+      if let rules = zoneSlots[Int(zone)]?.rules { followRoaming(of: rules, zone: zone) }
+    }
     rejections = snapshot.rejections
     acceptedFixCount = snapshot.acceptedFixCount
     skippedFixCount = snapshot.skippedFixCount
@@ -220,7 +229,7 @@ extension ZoneEvaluator {
       name: device.name, lastFix: lastFix, lastSequence: device.lastSequence,
       safeDisc: safeDisc, records: records,
       monitored: device.monitored.map { elementID(at: $0) }.sorted(),
-      tags: deviceTags[Int32(slot)] ?? [])
+      tags: deviceTags[Int32(slot)] ?? [], roaming: snapshotRoamingPairs(slot: slot))
   }
 
   private func restoredDevice(_ device: EvaluatorSnapshot.Device) throws -> DeviceState {

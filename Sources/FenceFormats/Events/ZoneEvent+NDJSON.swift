@@ -88,6 +88,8 @@ extension ZoneEvent {
       key(",\"off\":")
       appendList(off, to: &out)
     }
+    string(",\"roamingDevice\":", roamingDevice)
+    number(",\"distance\":", distance)
     word(",\"reason\":", reason?.rawValue ?? checkOutReason?.rawValue)
     out.append(UInt8(ascii: "}"))
   }
@@ -204,6 +206,8 @@ extension ZoneEvent {
     event.durationSeconds = try number("durationSeconds")
     event.on = try list("on")
     event.off = try list("off")
+    event.roamingDevice = try string("roamingDevice")
+    event.distance = try number("distance")
     if kind == .rejected {
       event.reason = try enumValue("reason", RejectionReason.self)
     } else {

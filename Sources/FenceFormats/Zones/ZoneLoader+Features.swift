@@ -94,6 +94,16 @@ extension ZoneLoading {
     }
     let fenceName = property("name").flatMap { tape.string($0) }
 
+    // A roaming zone's feature (rules v2 `roam`): its circle moves with devices, so the feature
+    // has no geometry of its own and makes no fence.
+    if property("roam") != nil {
+      if let geometryNode = tape.member(node, "geometry"), tape.kind(geometryNode) != .null {
+        throw fail(
+          "geometry", "a roaming zone's feature has geometry null (its circle moves with devices), got \(tape.describe(geometryNode))")
+      }
+      return
+    }
+
     // Geometry.
     guard let geometryNode = tape.member(node, "geometry"), tape.kind(geometryNode) == .object else {
       let got = tape.member(node, "geometry").map { tape.describe($0) } ?? "nothing"

@@ -89,6 +89,16 @@ public enum ZoneSetWriter {
     out += sorted.isEmpty ? #"},"features":["# : "\n},\"features\":["
     var first = true
     for zone in sorted {
+      if let roam = zone.rules.roam {
+        // A roaming zone's feature: no geometry, its `roam` (also in its settings above).
+        out += first ? "\n" : ",\n"
+        first = false
+        out += #"{"type":"Feature","properties":{"zone":"#
+        JSONWriter.appendString(zone.id, to: &out)
+        out += #","roam":"#
+        JSONWriter.append(roam.json, to: &out)
+        out += #","customData":{}},"geometry":null}"#
+      }
       for fence in zone.fences {
         out += first ? "\n" : ",\n"
         first = false
@@ -242,7 +252,7 @@ struct ZoneSetChecker {
     guard zoneIDs.insert(zone.id).inserted else {
       throw fail(nil, "two zones have this id; zone ids must be unique")
     }
-    guard !zone.fences.isEmpty || !zone.geolines.isEmpty else {
+    guard !zone.fences.isEmpty || !zone.geolines.isEmpty || zone.rules.roam != nil else {
       throw fail(
         nil,
         "the zone has no fence and no GEOLINE: GeoJSON carries a zone only on its features, so it would be lost")
