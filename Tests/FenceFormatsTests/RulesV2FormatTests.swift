@@ -95,6 +95,59 @@ import Testing
     }
   }
 
+  static let roamingFile = #"""
+    {"type":"FeatureCollection","features":[
+     {"type":"Feature","geometry":null,
+      "properties":{"zone":"near-tug","roam":{"radius":500,"around":{"tags":["tug"]},"targets":{"tags":["barge"]}},
+                    "dwell":60,"customData":{"kind":"escort"}}},
+     {"type":"Feature","geometry":{"type":"Point","coordinates":[-74.0,40.6]},"properties":{"id":"p","radius":50}}]}
+    """#
+
+  @Test func aRoamingZoneLoadsFromAFeatureWithoutGeometryAndWritesBack() throws {
+    let zones = try Self.load(Self.roamingFile)
+    let roaming = try #require(zones.first { $0.id == "near-tug" })
+    #expect(roaming.fences.isEmpty && roaming.geolines.isEmpty)
+    #expect(
+      roaming.rules.roam
+        == RoamingFence(radius: 500, around: .init(tags: ["tug"]), targets: .init(tags: ["barge"])))
+    #expect(roaming.rules.dwell == 60)
+    #expect(roaming.customData == ["kind": .string("escort")])
+    let written = try ZoneSetWriter.bytes(zones)
+    #expect(try ZoneLoader.loadZones(from: written).sorted { $0.id < $1.id } == zones.sorted { $0.id < $1.id })
+  }
+
+  @Test(arguments: [
+    (#"{"radius":0,"around":{"tags":["tug"]}}"#, "radius: expected metres above 0 and at most 10000000, got 0"),
+    (#"{"radius":5}"#, "around: missing"),
+    (#"{"radius":5,"around":{"tags":[]}}"#, "around.tags: expected a non-empty array of tags"),
+    (#"{"radius":5,"around":{"tags":["tug"]},"near":1}"#, "near: unknown member: expected radius, around or targets"),
+  ])
+  func aBadRoamIsALoadError(roam: String, message: String) throws {
+    let text = #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":null,"properties":{"zone":"z","roam":"# + roam + "}}]}"
+    do {
+      _ = try Self.load(text)
+      Issue.record("loaded")
+    } catch let error as ZoneLoadError {
+      #expect(error.property == "roam")
+      #expect(error.message == message)
+    }
+  }
+
+  @Test func roamingEventsKeepTheirDeviceAndDistanceInNDJSON() throws {
+    var event = ZoneEvent(kind: .checkIn, time: Timestamp(microsecondsSinceEpoch: 5_000_000), device: "barge")
+    event.zone = "near-tug"
+    event.roamingDevice = "tug-1"
+    event.distance = 312.25
+    event.assignDeterministicID()
+    let line = event.ndjsonLine
+    #expect(line.contains(#""roamingDevice":"tug-1","distance":312.25"#))
+    #expect(try ZoneEvent(ndjsonLine: line) == event)
+    var other = event
+    other.roamingDevice = "tug-2"
+    other.assignDeterministicID()
+    #expect(other.id != event.id)
+  }
+
   @Test func checkOutReasonsSurviveNDJSON() throws {
     var event = ZoneEvent(kind: .checkOut, time: Timestamp(microsecondsSinceEpoch: 1_000_000), device: "d")
     event.zone = "z"

@@ -52,10 +52,11 @@ extension RoamingFence {
     for (key, value) in object.members {
       switch key {
       case "radius":
-        guard case .number(let x) = value, x > 0, ValidRange.distance.contains(x) else {
-          throw fail(
-            key,
-            "expected metres above 0 and at most \(ValidRange.plain(ValidRange.distance.upperBound)), got \(value.kindName == "a number" ? "\(value)" : value.kindName)")
+        let expected =
+          "expected metres above 0 and at most \(ValidRange.plain(ValidRange.distance.upperBound))"
+        guard case .number(let x) = value else { throw fail(key, "\(expected), got \(value.kindName)") }
+        guard x > 0, ValidRange.distance.contains(x) else {
+          throw fail(key, "\(expected), got \(ValidRange.plain(x))")
         }
         radius = x
       case "around", "targets":
