@@ -17,9 +17,9 @@ import Testing
     for key in ["name", "customData", "Zone", "ID", "radius ", "", "dwellTime", "type"] {
       #expect(!ZoneLoader.isReserved(key), "\(key)")
     }
-    // The v1 rules, the placing keys, and the five settings of rules v2.
-    #expect(ZoneLoader.reservedProperties.count == 16)
-    for key in ["schedule", "validFrom", "validUntil", "exitOnRemove", "conditions"] {
+    // The v1 rules, the placing keys, and the six settings of rules v2.
+    #expect(ZoneLoader.reservedProperties.count == 17)
+    for key in ["schedule", "validFrom", "validUntil", "exitOnRemove", "conditions", "roam"] {
       #expect(ZoneLoader.isReserved(key), "\(key)")
     }
   }

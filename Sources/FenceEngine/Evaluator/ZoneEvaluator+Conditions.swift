@@ -21,7 +21,7 @@ extension ZoneEvaluator {
     } else {
       deviceTags[slot] = sorted
     }
-    if !roamingZones.isEmpty { refileRoamingCarrier(Int(slot)) }
+    if !roaming.isEmpty { refileRoamingCarrier(Int(slot)) }
   }
 
   /// The tags of a device, sorted (empty for an unknown device or one without tags).

@@ -88,7 +88,7 @@ extension ZoneEvaluator {
       fix: fix, context: context, isFirst: isFirst, hasCrossings: hasCrossings, device: d,
       records: &records, into: &events)
     // Roaming fences (rules v2), measured against the circles of other devices.
-    if !roamingZones.isEmpty {
+    if !roaming.isEmpty {
       evaluateRoaming(fix, coordinate, isFirst: isFirst, context: context, device: d, into: &events)
     }
     // 5. Monitored-set change.
@@ -101,7 +101,7 @@ extension ZoneEvaluator {
         insideBoundary: insideBoundary, isFirst: isFirst)
     }
     recordLastFix(fix, coordinate, device: d, records: &records)
-    if !roamingZones.isEmpty { moveRoamingCircles(of: d, to: coordinate) }
+    if !roaming.isEmpty { moveRoamingCircles(of: d, to: coordinate) }
   }
 
   // MARK: - The steps of `process`
@@ -116,7 +116,7 @@ extension ZoneEvaluator {
     _ fix: LocationFix, _ coordinate: Coordinate, _ context: ConditionContext?, device d: Int,
     position: inout Position?, into events: inout [ZoneEvent]
   ) -> Bool {
-    guard context == nil, roamingZones.isEmpty else { return false }
+    guard context == nil, roaming.isEmpty else { return false }
     if canSkipInDegrees(coordinate, device: d) {
       skip(fix, coordinate, device: d, into: &events)
       return true

@@ -1,10 +1,20 @@
 import FenceGeometry
 
-/// A loaded roaming zone (`roam`): its slot, its setting, and where its carriers are.
-struct RoamingZone {
-  var zone: Int32
-  var fence: RoamingFence
-  var grid: CarrierGrid
+/// The roaming zones (`roam`) and the one index of their carriers: every device carrying at
+/// least one roaming zone's circle, at its latest accepted fix, in a grid of cells of the
+/// largest radius, with the zones each device carries. A target's fix reads the carriers near
+/// it once, whatever the number of roaming zones.
+struct RoamingFences {
+  /// By zone slot.
+  var zones: [Int32: RoamingFence] = [:]
+  var grid = CarrierGrid(radius: 0)
+  /// By device slot, the roaming zones (slots, ascending) whose circle the device carries.
+  var carried: [Int32: [Int32]] = [:]
+  /// The largest exit hysteresis of the roaming zones: how far beyond the largest radius a
+  /// search must reach to find checked-in pairs.
+  var margin = 0.0
+
+  var isEmpty: Bool { zones.isEmpty }
 }
 
 /// One target device's state with one (roaming zone, carrier) pair, like a ``ZoneRecord`` for
@@ -70,34 +80,45 @@ extension ZoneEvaluator {
       records[r].isInsideNow = false
       records[r].distanceNow = .infinity
     }
-    var hidden = Set<Int32>()
-    for index in roamingZones.indices {
-      let zone = roamingZones[index].zone
-      let fence = roamingZones[index].fence
-      if let targets = fence.targets, !targets.matches(tags) { continue }
-      let gate = zoneCores[Int(zone)].gate
-      if !zoneCounts(zone, gate: gate, context) {
-        hidden.insert(zone)
-        continue
-      }
-      let hysteresis = zoneCores[Int(zone)].exitHysteresis
-      roamingZones[index].grid.forEachCandidate(near: coordinate, margin: hysteresis) { carrier in
-        guard carrier != target,
-          let at = roamingZones[index].grid.carriers[carrier]?.coordinate
-        else { return }
-        let distance = WGS84.distance(at, coordinate)
+    // Whether each roaming zone counts for this fix (not dormant, conditions passed), asked
+    // once per zone.
+    var counts: [Int32: Bool] = [:]
+    func zoneCountsNow(_ zone: Int32) -> Bool {
+      if let known = counts[zone] { return known }
+      let answer = zoneCounts(zone, gate: zoneCores[Int(zone)].gate, context)
+      counts[zone] = answer
+      return answer
+    }
+    roaming.grid.forEachCandidate(near: coordinate, margin: roaming.margin) { carrier in
+      guard carrier != target, let at = roaming.grid.carriers[carrier]?.coordinate,
+        let zones = roaming.carried[carrier]
+      else { return }
+      let distance = WGS84.distance(at, coordinate)
+      for zone in zones {
+        guard let fence = roaming.zones[zone] else { continue }
+        if let targets = fence.targets, !targets.matches(tags) { continue }
+        let hysteresis = zoneCores[Int(zone)].exitHysteresis
+        guard distance <= fence.radius + hysteresis, zoneCountsNow(zone) else { continue }
         let r = Self.roamingRecordIndex(records, zone: zone, carrier: carrier)
         let found = r < records.count && records[r].zone == zone && records[r].carrier == carrier
         if distance <= fence.radius {
           if !found { records.insert(RoamingRecord(zone: zone, carrier: carrier), at: r) }
           records[r].isInsideNow = true
           records[r].distanceNow = distance
-        } else if found, records[r].presence != .outside, distance <= fence.radius + hysteresis {
+        } else if found, records[r].presence != .outside {
           records[r].isInsideNow = true
           records[r].distanceNow = distance
-        } else if found {
-          records[r].distanceNow = distance
         }
+      }
+    }
+    var hidden = Set<Int32>()
+    for r in records.indices {
+      if !zoneCountsNow(records[r].zone) { hidden.insert(records[r].zone) }
+      // A stay the search did not reach: how far its roaming device is, for the check-out.
+      if records[r].presence != .outside, !records[r].isInsideNow,
+        let at = roaming.grid.carriers[records[r].carrier]?.coordinate
+      {
+        records[r].distanceNow = WGS84.distance(at, coordinate)
       }
     }
     guard !records.isEmpty else { return }
@@ -152,7 +173,8 @@ extension ZoneEvaluator {
       event.longitude = record.exitLongitude
       event.speed = record.exitSpeed
       event.course = record.exitCourse
-      event.distance = record.exitDistance
+      // None when the roaming device no longer carries the circle (its tags changed).
+      event.distance = record.exitDistance.isFinite ? record.exitDistance : nil
       event.checkInTime = record.checkInTime
       event.durationSeconds = record.exitTime.seconds(since: record.checkInTime)
       event.assignDeterministicID()
@@ -299,39 +321,53 @@ extension ZoneEvaluator {
 
   /// Moves the circles device `d` carries to `coordinate` (its latest accepted fix).
   mutating func moveRoamingCircles(of d: Int, to coordinate: Coordinate) {
-    let device = Int32(d)
-    guard let tags = deviceTags[device] else { return }
-    for index in roamingZones.indices where roamingZones[index].fence.around.matches(tags) {
-      roamingZones[index].grid.place(device, at: coordinate)
-    }
+    guard roaming.carried[Int32(d)] != nil else { return }
+    roaming.grid.place(Int32(d), at: coordinate)
   }
 
-  /// Files or unfiles device `d` as a carrier of each roaming zone after its tags changed.
+  /// Files or unfiles device `d` as a carrier after its tags changed.
   mutating func refileRoamingCarrier(_ d: Int) {
     let device = Int32(d)
     let tags = deviceTags[device] ?? []
-    for index in roamingZones.indices {
-      if roamingZones[index].fence.around.matches(tags), devices[d].hasFix {
-        roamingZones[index].grid.place(device, at: devices[d].lastCoordinate)
-      } else {
-        roamingZones[index].grid.remove(device)
-      }
+    let zones = roaming.zones.filter { $0.value.around.matches(tags) }.keys.sorted()
+    if zones.isEmpty {
+      roaming.carried.removeValue(forKey: device)
+      roaming.grid.remove(device)
+    } else {
+      roaming.carried[device] = zones
+      if devices[d].hasFix { roaming.grid.place(device, at: devices[d].lastCoordinate) }
     }
   }
 
-  /// Follows a roaming zone just put in `zone` (or a zone that stopped roaming): a new grid of
-  /// its carriers, from the devices' tags and latest fixes; pair states are kept on a replace.
+  /// Follows the roaming setting of the zone just put in `zone` (added, replaced, or no longer
+  /// roaming): the index of carriers is rebuilt from the devices' tags and latest fixes; pair
+  /// states are kept on a replace and dropped when the zone stops roaming.
   mutating func followRoaming(of rules: ZoneRules, zone: Int32) {
-    roamingZones.removeAll { $0.zone == zone }
-    guard let fence = rules.roam else {
+    if let fence = rules.roam {
+      roaming.zones[zone] = fence
+    } else {
+      roaming.zones.removeValue(forKey: zone)
       dropRoamingRecords(of: zone)
-      return
     }
-    var grid = CarrierGrid(radius: fence.radius)
-    for (device, tags) in deviceTags where fence.around.matches(tags) && devices[Int(device)].hasFix {
-      grid.place(device, at: devices[Int(device)].lastCoordinate)
+    rebuildRoamingIndex()
+  }
+
+  /// The carriers' index from scratch: the largest radius and hysteresis, each tagged device's
+  /// carried zones, its latest fix.
+  mutating func rebuildRoamingIndex() {
+    let radius = roaming.zones.values.map(\.radius).max() ?? 0
+    roaming.margin = roaming.zones.keys.map { zoneCores[Int($0)].exitHysteresis }.max() ?? 0
+    roaming.grid = CarrierGrid(radius: radius)
+    roaming.carried = [:]
+    guard !roaming.zones.isEmpty else { return }
+    for (device, tags) in deviceTags {
+      let zones = roaming.zones.filter { $0.value.around.matches(tags) }.keys.sorted()
+      guard !zones.isEmpty else { continue }
+      roaming.carried[device] = zones
+      if devices[Int(device)].hasFix {
+        roaming.grid.place(device, at: devices[Int(device)].lastCoordinate)
+      }
     }
-    roamingZones.append(RoamingZone(zone: zone, fence: fence, grid: grid))
   }
 
   /// Drops every pair state of a roaming zone (removed, or no longer roaming).

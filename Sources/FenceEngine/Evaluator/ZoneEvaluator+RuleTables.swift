@@ -20,7 +20,7 @@ extension ZoneEvaluator {
     if !replaces { zoneTimings.removeValue(forKey: zone) }
     // The schedule was validated with the zone; a time zone cannot go missing in between.
     followTiming(of: rules, zone: zone, previous: previous, replaces: replaces)
-    if rules.roam != nil || roamingZones.contains(where: { $0.zone == zone }) {
+    if rules.roam != nil || roaming.zones[zone] != nil {
       followRoaming(of: rules, zone: zone)
     }
     let gate = zoneCores[Int(zone)].gate
@@ -32,9 +32,9 @@ extension ZoneEvaluator {
     if zoneConditions.removeValue(forKey: zone) != nil { conditionedZoneCount -= 1 }
     zoneTimings.removeValue(forKey: zone)
     zoneCores[Int(zone)].gate = ZoneGate()
-    if roamingZones.contains(where: { $0.zone == zone }) {
-      roamingZones.removeAll { $0.zone == zone }
+    if roaming.zones.removeValue(forKey: zone) != nil {
       dropRoamingRecords(of: zone)
+      rebuildRoamingIndex()
     }
   }
 

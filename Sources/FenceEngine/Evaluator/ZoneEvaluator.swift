@@ -80,7 +80,7 @@ public struct ZoneEvaluator {
   var timingTokens: UInt64 = 0
   /// Roaming zones (`roam`), each with the grid of its carriers (see
   /// `ZoneEvaluator+Roaming.swift`); empty while none is loaded, so no fix pays for them.
-  var roamingZones: [RoamingZone] = []
+  var roaming = RoamingFences()
   /// By target device slot, its states with (roaming zone, carrier) pairs.
   var roamingRecords: [Int32: [RoamingRecord]] = [:]
   /// Pending roaming dwells, and the earliest deadline among them.
@@ -223,7 +223,7 @@ public struct ZoneEvaluator {
   public mutating func advance(to time: Timestamp, into events: inout [ZoneEvent]) {
     runZoneClock(upTo: time, into: &events)
     fireDueDwells(upTo: time, current: nil, fix: nil, into: &events)
-    if !roamingZones.isEmpty { fireDueRoamingDwells(upTo: time, into: &events) }
+    if !roaming.isEmpty { fireDueRoamingDwells(upTo: time, into: &events) }
     if self.time.map({ time > $0 }) ?? true { self.time = time }
   }
 }

@@ -44,7 +44,7 @@ extension ZoneEvaluator {
       for pair in device.roaming {
         let stored = pair.record
         guard let zone = zoneSlot(id: stored.zone) else { throw SnapshotError(.unknownID(stored.zone)) }
-        guard roamingZones.contains(where: { $0.zone == zone }) else {
+        guard roaming.zones[zone] != nil else {
           throw SnapshotError(.malformed("zone \"\(stored.zone)\" is not a roaming zone"))
         }
         guard let carrier = slotByName[stored.checkInFence] else {

@@ -107,10 +107,8 @@ extension ZoneEvaluator {
     roamingRecords = roaming.records
     roamingDwellQueue = roaming.dwells
     roamingNextDeadline = roaming.dwells.map(\.deadline).min()
-    // The carriers' grids, from the restored devices' tags and latest fixes.
-    for zone in roamingZones.map(\.zone) {
-      if let rules = zoneSlots[Int(zone)]?.rules { followRoaming(of: rules, zone: zone) }
-    }
+    // The carriers' index, from the restored devices' tags and latest fixes.
+    rebuildRoamingIndex()
     rejections = snapshot.rejections
     acceptedFixCount = snapshot.acceptedFixCount
     skippedFixCount = snapshot.skippedFixCount

@@ -74,7 +74,7 @@ public enum ZoneLoader {
   static let reservedPropertyList = ruleKeys + ["direction", "zone", "id", "radius"]
 
   /// Whether the loader interprets a property (``reservedProperties``), asked for every
-  /// property of every feature: sixteen comparisons of short strings cost less than hashing
+  /// property of every feature: seventeen comparisons of short strings cost less than hashing
   /// the key.
   static func isReserved(_ key: String) -> Bool {
     reservedPropertyList.contains(key)
