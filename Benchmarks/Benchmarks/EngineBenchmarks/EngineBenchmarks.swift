@@ -42,6 +42,90 @@ let benchmarks: @Sendable () -> Void = {
   }
   register("tz-world polygons") { EngineFixture.tzWorld(configuration: $0) }
   registerGrowing()
+  registerRulesV2()
+}
+
+/// Rules v2 (issue 15) on every zone against none: the 100k circles of `Engine 100k circles`,
+/// once with default rules and once with every zone given a schedule that always arms it
+/// (`UTC`, every day `00:00`-`00:00`) and a speed condition every fix passes (`maxSpeed`
+/// 100 km/s), so the schedule and condition machinery runs and the events stay those of the
+/// default rules. The fixes carry no speed after each device's first (which carries 20 m/s, so
+/// that it passes too): the engine derives the speed and course of every later fix from the
+/// device's previous one. Setup builds both engines and checks, fix by fix over 20 rounds,
+/// that each agrees with GEOS and that both give the same check-ins and check-outs (kind,
+/// time, device, zone). The first fix, which puts every zone on the zone clock, is in setup.
+func registerRulesV2() {
+  let name = "Engine 100k circles, rules v2 on every zone"
+  let plain = RulesV2Holder(measuresRulesV2: false)
+  let ruled = RulesV2Holder(measuresRulesV2: true)
+
+  Benchmark("\(name): ZoneEvaluator") { benchmark in
+    guard let fixture = plain.fixture else { return }
+    fixture.runEngine(fixes: benchmark.scaledIterations.count)
+  } setup: {
+    plain.prepare()
+  }
+
+  Benchmark("\(name): ZoneEvaluator with schedule and conditions") { benchmark in
+    guard let fixture = ruled.fixture else { return }
+    fixture.runEngine(fixes: benchmark.scaledIterations.count)
+  } setup: {
+    ruled.prepare()
+  }
+}
+
+extension ZoneRules {
+  /// The default rules plus an always-armed schedule and a speed condition every fix passes.
+  static var alwaysArmedAndAdmitting: ZoneRules {
+    var rules = ZoneRules.default
+    rules.schedule = ZoneSchedule(
+      timeZone: "UTC",
+      windows: [
+        .init(
+          days: ZoneSchedule.Weekday.allCases, from: .init(parsing: "00:00")!,
+          to: .init(parsing: "00:00")!)
+      ])
+    rules.conditions = ZoneConditions(maximumSpeed: 100_000)
+    return rules
+  }
+}
+
+/// Makes both engines of the rules v2 workload in the benchmark's setup hook, checks them
+/// against GEOS and against each other, and keeps the one measured.
+final class RulesV2Holder {
+  static let firstFixSpeed = 20.0
+  let measuresRulesV2: Bool
+  private(set) var fixture: EngineFixture?
+
+  init(measuresRulesV2: Bool) {
+    self.measuresRulesV2 = measuresRulesV2
+  }
+
+  func prepare() {
+    let plain = EngineFixture.circles(count: 100_000)
+    let ruled = EngineFixture.circles(count: 100_000, rules: .alwaysArmedAndAdmitting)
+    let plainLog = plain.checkAndWarmUp(firstFixSpeed: Self.firstFixSpeed)
+    let ruledLog = ruled.checkAndWarmUp(firstFixSpeed: Self.firstFixSpeed)
+    let common = min(plainLog.count, ruledLog.count)
+    if let index = (0..<common).first(where: { plainLog[$0] != ruledLog[$0] }) {
+      preconditionFailure(
+        "Check-in/out \(index) differs: \(plainLog[index]) by default rules, "
+          + "\(ruledLog[index]) with schedule and conditions")
+    }
+    precondition(
+      plainLog.count == ruledLog.count,
+      "\(plainLog.count) check-ins and check-outs by default rules, \(ruledLog.count) with "
+        + "schedule and conditions")
+    fixture = measuresRulesV2 ? ruled : plain
+  }
+}
+
+/// What a check-in or check-out is compared on.
+struct CheckRecord: Equatable {
+  let kind: ZoneEvent.Kind
+  let time: Timestamp
+  let device: String
+  let zone: String?
 }
 
 /// Adding fences one by one while evaluating: at 100k circles, each step adds one new circle
@@ -312,13 +396,19 @@ final class EngineFixture {
   /// device checked into (from its check-in and check-out events) equals the number of fences
   /// GEOS finds holding the fix (one fence per zone, default rules: no hysteresis, no
   /// retrigger time, initial trigger on); then carries on from there with warm buffers.
-  func checkAndWarmUp() {
+  /// Returns the check-ins and check-outs of those rounds in order. With `firstFixSpeed`, each
+  /// device's first fix carries that speed (m/s).
+  @discardableResult
+  func checkAndWarmUp(firstFixSpeed: Double? = nil) -> [CheckRecord] {
     let rounds = 20
     var checkedIn = [Int](repeating: 0, count: Self.deviceCount)
     var insideFixes = 0
+    var log: [CheckRecord] = []
     for _ in 0..<rounds {
       for _ in 0..<Self.deviceCount {
-        let (fix, d) = fixAt(next)
+        let (plainFix, d) = fixAt(next)
+        var fix = plainFix
+        if next < Self.deviceCount { fix.speed = firstFixSpeed }
         next += 1
         events.removeAll(keepingCapacity: true)
         evaluator.process(fix, device: handles[d], into: &events)
@@ -327,8 +417,10 @@ final class EngineFixture {
           switch event.kind {
           case .checkIn: checkedIn[d] += 1
           case .checkOut: checkedIn[d] -= 1
-          default: break
+          default: continue
           }
+          log.append(
+            CheckRecord(kind: event.kind, time: event.time, device: event.device, zone: event.zone))
         }
         let geos = geosInside(latitude: fix.latitude, longitude: fix.longitude)
         precondition(
@@ -339,6 +431,7 @@ final class EngineFixture {
     }
     precondition(insideFixes > 0, "No fix inside any fence in \(rounds) rounds")
     events.removeAll(keepingCapacity: true)
+    return log
   }
 
   /// The 50th and 99th percentiles of the fix latencies of the last timed batch, in ns.
@@ -352,15 +445,17 @@ final class EngineFixture {
 
   // MARK: - Workloads
 
-  /// One zone per circle of a country-wide circle workload; devices start at query points.
-  static func circles(count: Int, configuration: ZoneEvaluator.Configuration = .default)
-    -> EngineFixture
-  {
+  /// One zone per circle of a country-wide circle workload, each with `rules`; devices start
+  /// at query points.
+  static func circles(
+    count: Int, configuration: ZoneEvaluator.Configuration = .default, rules: ZoneRules = .default
+  ) -> EngineFixture {
     let workload = CircleWorkload(count: count, region: .country)
     var zones: [Zone] = []
     zones.reserveCapacity(count)
     for (index, circle) in workload.circles.enumerated() {
-      zones.append(Zone(id: "z\(index)", fences: [Fence(id: "f\(index)", area: .circle(circle))]))
+      zones.append(
+        Zone(id: "z\(index)", fences: [Fence(id: "f\(index)", area: .circle(circle))], rules: rules))
     }
     let starts = workload.queryPoints(count: deviceCount).map(\.coordinate)
     return EngineFixture(zones: zones, starts: starts, configuration: configuration)

@@ -1,10 +1,33 @@
 import FenceGeometry
 
 /// What a fix's conditions are judged on: its speed and course (the fix's own or derived) and
-/// its device's tags. Made once per fix, only while some zone has conditions.
+/// its device's tags. Made once per fix, only while some zone has conditions, from plain values:
+/// the derived speed and course (trigonometry) are computed only when a condition asks, so a fix
+/// that meets no conditioned zone pays nothing for them.
 struct ConditionContext {
-  var motion: FixMotion
-  var tags: [String]
+  var fixSpeed: Double?
+  var fixCourse: Double?
+  /// The device's previous accepted fix, if any.
+  var previous: (coordinate: Coordinate, time: Timestamp)?
+  var coordinate: Coordinate
+  var time: Timestamp
+  var device: Int32
+
+  /// The fix's speed, else the distance from the previous fix over the time between them.
+  var speed: Double? {
+    if let fixSpeed { return fixSpeed }
+    guard let previous else { return nil }
+    return WGS84.distance(previous.coordinate, coordinate) / time.seconds(since: previous.time)
+  }
+
+  /// The fix's course, else the bearing from the previous fix (none when it did not move).
+  var course: Double? {
+    if let fixCourse { return fixCourse }
+    guard let previous else { return nil }
+    return WGS84.initialBearing(from: previous.coordinate, to: coordinate)
+  }
+
+  var motion: FixMotion { FixMotion(speed: speed, course: course) }
 }
 
 extension ZoneEvaluator {
@@ -32,28 +55,18 @@ extension ZoneEvaluator {
 
   // MARK: - Per fix
 
-  /// The speed and course a fix's conditions use: the fix's own, else derived from the device's
-  /// previous accepted fix (distance over time, and the initial bearing; no course when the
-  /// device did not move). `nil` for a device's first fix without them.
-  func motion(of fix: LocationFix, _ coordinate: Coordinate, device d: Int) -> FixMotion {
-    var motion = FixMotion(speed: fix.speed, course: fix.course)
-    guard devices[d].hasFix, motion.speed == nil || motion.course == nil else { return motion }
-    let previous = devices[d].lastCoordinate
-    if motion.speed == nil {
-      let seconds = fix.time.seconds(since: devices[d].lastTime)
-      motion.speed = WGS84.distance(previous, coordinate) / seconds
-    }
-    if motion.course == nil { motion.course = WGS84.initialBearing(from: previous, to: coordinate) }
-    return motion
-  }
-
-  /// The condition context of a fix, when some zone has conditions.
+  /// The condition context of a fix, when some zone has conditions (see ``ConditionContext``:
+  /// the speed and course used are the fix's own, else derived from the device's previous
+  /// accepted fix; `nil` for a device's first fix without them).
+  @inline(__always)
   func conditionContext(
     for fix: LocationFix, _ coordinate: Coordinate, device d: Int
   ) -> ConditionContext? {
     guard conditionedZoneCount > 0 else { return nil }
+    let previous = devices[d].hasFix ? (devices[d].lastCoordinate, devices[d].lastTime) : nil
     return ConditionContext(
-      motion: motion(of: fix, coordinate, device: d), tags: deviceTags[Int32(d)] ?? [])
+      fixSpeed: fix.speed, fixCourse: fix.course, previous: previous, coordinate: coordinate,
+      time: fix.time, device: Int32(d))
   }
 
   /// Whether the zone in slot `zone`, whose gate is `gate`, counts for the current fix: not
@@ -63,7 +76,9 @@ extension ZoneEvaluator {
     if gate.isEmpty { return true }
     if gate.contains(.dormant) { return false }
     guard let context, let conditions = zoneConditions[zone] else { return true }
-    return conditions.admits(context.motion, tags: context.tags)
+    return conditions.admits(
+      speed: { context.speed }, course: { context.course },
+      tags: { deviceTags[context.device] ?? [] })
   }
 
   /// Marks the records of zones whose conditions the current fix fails as hidden (they see
@@ -81,7 +96,7 @@ extension ZoneEvaluator {
     zone: Int32, fix: LocationFix, _ context: ConditionContext?
   ) -> (speed: Double?, course: Double?) {
     if let context, let conditions = zoneConditions[zone], conditions.usesMotion {
-      return (context.motion.speed, context.motion.course)
+      return (context.speed, context.course)
     }
     return (fix.speed, fix.course)
   }

@@ -147,7 +147,7 @@ extension ZoneEvaluator {
     let armed = !core.gate.contains(.dormant)
     var passed: Bool?
     if let conditions = zoneConditions[zone] {
-      passed = context.map { conditions.admits($0.motion, tags: $0.tags) } ?? false
+      passed = context.map { conditions.admits($0.motion, tags: deviceTags[$0.device] ?? []) } ?? false
     }
     let fences = candidates.filter { $0.zone == id && $0.kind != .geoline }
     let covered = fences.contains { $0.predicate }
@@ -166,7 +166,8 @@ extension ZoneEvaluator {
     } else if passed == false {
       let speed = context?.motion.speed.map { "\(($0 * 100).rounded() / 100) m/s" } ?? "none"
       let course = context?.motion.course.map { "\(($0 * 10).rounded() / 10)°" } ?? "none"
-      reason = "the fix fails the zone's conditions (speed \(speed), course \(course), tags \(context?.tags ?? []))"
+      let tags = context.map { deviceTags[$0.device] ?? [] } ?? []
+      reason = "the fix fails the zone's conditions (speed \(speed), course \(course), tags \(tags))"
     } else if stateBefore.presence == .checkedIn && stateAfter.presence == .checkedIn {
       if stateAfter.exitCount > 0 {
         reason = "outside, exit pending: \(stateAfter.exitCount) of \(core.exitConfirmations) fixes outside"

@@ -30,21 +30,19 @@ extension ZoneEvaluator {
     var changed = false
     while let instant = zoneClock.nextInstant, instant <= time {
       // The zones due at this instant, each once, for their current version.
-      var due: [(zone: Int32, stamp: Timestamp)] = []
+      // Entries due "now" are stamped with their change's time: grouped by stamp (a load of
+      // many timed zones makes one group of all of them).
+      var due: [Timestamp: [Int32]] = [:]
+      var seen = Set<UInt64>()
       while let entry = zoneClock.nextInstant.flatMap({ $0 == instant ? zoneClock.pop() : nil }) {
-        guard zoneTimings[entry.zone]?.token == entry.token else { continue }
+        guard zoneTimings[entry.zone]?.token == entry.token, seen.insert(entry.token).inserted
+        else { continue }
         let stamp = entry.instant == .earliest ? (entry.stamp ?? time) : entry.instant
-        if !due.contains(where: { $0.zone == entry.zone && $0.stamp == stamp }) {
-          due.append((entry.zone, stamp))
-        }
+        due[stamp, default: []].append(entry.zone)
       }
-      guard !due.isEmpty else { continue }
-      // Entries due "now" are stamped with their change's time: group by stamp, earliest first.
-      let stamps = Set(due.map(\.stamp)).sorted()
-      for stamp in stamps {
-        let zones = due.filter { $0.stamp == stamp }.map(\.zone)
+      for stamp in due.keys.sorted() {
         fireDueDwells(upTo: stamp, current: nil, fix: nil, into: &events)
-        applyZoneChanges(zones, at: stamp, into: &events)
+        applyZoneChanges(due[stamp] ?? [], at: stamp, into: &events)
         changed = true
       }
     }
@@ -56,10 +54,22 @@ extension ZoneEvaluator {
   mutating func applyZoneChanges(_ zones: [Int32], at instant: Timestamp, into events: inout [ZoneEvent]) {
     var closing: [Int32: CheckOutReason?] = [:]
     var expiring: Set<Int32> = []
+    // Zones with the same schedule (a whole fleet's opening hours) share its arithmetic, which
+    // asks Foundation's time zone for offsets over weeks of dates.
+    var armedBySchedule: [ZoneSchedule: Bool] = [:]
+    var nextBySchedule: [ZoneSchedule: Timestamp?] = [:]
     for zone in zones {
       guard var timing = zoneTimings[zone] else { continue }
       let valid = timing.isValid(at: instant)
-      let armed = timing.isArmed(at: instant)
+      var armed = true
+      if let clock = timing.schedule {
+        if let known = armedBySchedule[clock.schedule] {
+          armed = known
+        } else {
+          armed = clock.isArmed(at: instant)
+          armedBySchedule[clock.schedule] = armed
+        }
+      }
       if timing.isKnown, timing.isActive, !(valid && armed) {
         if !valid {
           expiring.insert(zone)
@@ -78,7 +88,13 @@ extension ZoneEvaluator {
       timing.isArmed = armed
       zoneTimings[zone] = timing
       setDormant(zone, !(valid && armed))
-      if let next = timing.nextChange(after: instant) {
+      let next = timing.nextChange(after: instant) { clock in
+        if let known = nextBySchedule[clock.schedule] { return known }
+        let next = clock.nextChange(after: instant)
+        nextBySchedule[clock.schedule] = next
+        return next
+      }
+      if let next {
         zoneClock.push(ZoneClockEntry(instant: next, stamp: nil, zone: zone, token: timing.token))
       }
     }
@@ -173,8 +189,7 @@ extension ZoneEvaluator {
     timingTokens += 1
     var timing = ZoneTiming(
       validFrom: rules.validFrom, validUntil: rules.validUntil,
-      // Validated with the zone (`validateRules`), so the clock is made.
-      schedule: rules.schedule.flatMap { try? ScheduleClock($0) },
+      schedule: rules.schedule.flatMap { scheduleClock(for: $0) },
       exitOnRemove: rules.exitOnRemove, token: timingTokens)
     if let previous {
       timing.isKnown = previous.isKnown
@@ -232,5 +247,17 @@ extension ZoneEvaluator {
   public mutating func emitZoneChangeEvents(into events: inout [ZoneEvent]) {
     if !pendingEvents.isEmpty { flushPendingEvents(into: &events) }
     if let time { runZoneClock(upTo: time, into: &events) }
+  }
+}
+
+extension ZoneEvaluator {
+  /// The clock of a schedule, made once per distinct schedule (its time zone resolved once):
+  /// a million zones with the same opening hours share one. The schedule was validated with its
+  /// zone (`validateRules`), so the clock is made.
+  mutating func scheduleClock(for schedule: ZoneSchedule) -> ScheduleClock? {
+    if let known = scheduleClocks[schedule] { return known }
+    let clock = try? ScheduleClock(schedule)
+    if let clock { scheduleClocks[schedule] = clock }
+    return clock
   }
 }

@@ -76,6 +76,8 @@ public struct ZoneEvaluator {
   var zoneTimings: [Int32: ZoneTiming] = [:]
   /// When each timed zone changes next (lifetime or schedule), earliest first.
   var zoneClock = ZoneClockQueue()
+  /// Schedule clocks by schedule, shared by the zones that have the same one.
+  var scheduleClocks: [ZoneSchedule: ScheduleClock] = [:]
   /// The last ``ZoneTiming/token`` given out.
   var timingTokens: UInt64 = 0
   /// Roaming zones (`roam`), each with the grid of its carriers (see

@@ -36,6 +36,14 @@ struct ZoneTiming {
 
   /// The first instant after `time` at which the zone's validity or arming may change, if any.
   func nextChange(after time: Timestamp) -> Timestamp? {
+    nextChange(after: time) { $0.nextChange(after: time) }
+  }
+
+  /// ``nextChange(after:)`` with the schedule's next change after `time` given by
+  /// `scheduleChange` (which may share it among zones of the same schedule).
+  func nextChange(
+    after time: Timestamp, scheduleChange: (ScheduleClock) -> Timestamp?
+  ) -> Timestamp? {
     var next: Timestamp?
     func consider(_ instant: Timestamp?) {
       guard let instant, instant > time else { return }
@@ -45,7 +53,7 @@ struct ZoneTiming {
     consider(validUntil)
     // The schedule matters only while the zone exists: before `validFrom` the clock looks
     // again at `validFrom`, and after `validUntil` never.
-    if let schedule, isValid(at: time) { consider(schedule.nextChange(after: time)) }
+    if let schedule, isValid(at: time) { consider(scheduleChange(schedule)) }
     return next
   }
 }

@@ -37,15 +37,24 @@ public struct ZoneConditions: Hashable, Sendable {
 
   /// Whether a fix with `motion`, of a device carrying `tags` (sorted, unique), passes.
   public func admits(_ motion: FixMotion, tags: [String]) -> Bool {
+    admits(speed: { motion.speed }, course: { motion.course }, tags: { tags })
+  }
+
+  /// ``admits(_:tags:)`` asking for each value only when a condition needs it (the engine
+  /// derives speed and course with trigonometry, and looks tags up by device).
+  @inline(__always)
+  func admits(
+    speed: () -> Double?, course: () -> Double?, tags: () -> [String]
+  ) -> Bool {
     if usesSpeed {
-      guard let speed = motion.speed else { return false }
+      guard let speed = speed() else { return false }
       if let minimumSpeed, !(speed >= minimumSpeed) { return false }
       if let maximumSpeed, !(speed <= maximumSpeed) { return false }
     }
-    if let course {
-      guard let value = motion.course, course.contains(value) else { return false }
+    if let band = self.course {
+      guard let value = course(), band.contains(value) else { return false }
     }
-    if let deviceTags, !deviceTags.admits(tags) { return false }
+    if let deviceTags, !deviceTags.admits(tags()) { return false }
     return true
   }
 
