@@ -58,8 +58,12 @@ extension ZoneEvaluator {
   /// The condition context of a fix, when some zone has conditions (see ``ConditionContext``:
   /// the speed and course used are the fix's own, else derived from the device's previous
   /// accepted fix; `nil` for a device's first fix without them).
+  ///
+  /// These helpers are `mutating` although they change nothing: called from the mutating
+  /// per-fix steps, a non-mutating method made the compiler copy the whole evaluator per call
+  /// (seen in a profile of a conditioned run).
   @inline(__always)
-  func conditionContext(
+  mutating func conditionContext(
     for fix: LocationFix, _ coordinate: Coordinate, device d: Int
   ) -> ConditionContext? {
     guard conditionedZoneCount > 0 else { return nil }
@@ -72,18 +76,31 @@ extension ZoneEvaluator {
   /// Whether the zone in slot `zone`, whose gate is `gate`, counts for the current fix: not
   /// dormant, and its conditions (if any) passed.
   @inline(__always)
-  func zoneCounts(_ zone: Int32, gate: ZoneGate, _ context: ConditionContext?) -> Bool {
+  mutating func zoneCounts(_ zone: Int32, gate: ZoneGate, _ context: ConditionContext?) -> Bool {
     if gate.isEmpty { return true }
     if gate.contains(.dormant) { return false }
     guard let context, let conditions = zoneConditions[zone] else { return true }
     return conditions.admits(
-      speed: { context.speed }, course: { context.course },
+      speed: { motion(context).speed }, course: { motion(context).course },
       tags: { deviceTags[context.device] ?? [] })
+  }
+
+  /// The fix's speed and course (see ``ConditionContext``), derived at most once per fix: a
+  /// device inside several conditioned zones, or checked against each of its records, pays the
+  /// trigonometry once.
+  @inline(__always)
+  mutating func motion(_ context: ConditionContext) -> FixMotion {
+    if motionCache.device == context.device, motionCache.time == context.time {
+      return motionCache.motion
+    }
+    let motion = context.motion
+    motionCache = MotionCache(device: context.device, time: context.time, motion: motion)
+    return motion
   }
 
   /// Marks the records of zones whose conditions the current fix fails as hidden (they see
   /// nothing of it), and clears the mark on the others.
-  func hideRecordsFailingConditions(_ records: inout [ZoneRecord], _ context: ConditionContext) {
+  mutating func hideRecordsFailingConditions(_ records: inout [ZoneRecord], _ context: ConditionContext) {
     for r in records.indices {
       let zone = records[r].zone
       records[r].isHiddenNow = !zoneCounts(zone, gate: zoneCores[Int(zone)].gate, context)
@@ -92,12 +109,20 @@ extension ZoneEvaluator {
 
   /// The speed and course an event of the zone in slot `zone` carries: those its conditions were
   /// judged on when it has speed or course conditions, else the fix's own.
-  func eventMotion(
+  mutating func eventMotion(
     zone: Int32, fix: LocationFix, _ context: ConditionContext?
   ) -> (speed: Double?, course: Double?) {
     if let context, let conditions = zoneConditions[zone], conditions.usesMotion {
-      return (context.speed, context.course)
+      let known = motion(context)
+      return (known.speed, known.course)
     }
     return (fix.speed, fix.course)
   }
+}
+
+/// The derived speed and course of one fix (device and time), kept while the fix is evaluated.
+struct MotionCache {
+  var device: Int32 = -1
+  var time = Timestamp(microsecondsSinceEpoch: .min)
+  var motion = FixMotion(speed: nil, course: nil)
 }

@@ -56,18 +56,18 @@ extension ZoneEvaluator {
     var expiring: Set<Int32> = []
     // Zones with the same schedule (a whole fleet's opening hours) share its arithmetic, which
     // asks Foundation's time zone for offsets over weeks of dates.
-    var armedBySchedule: [ZoneSchedule: Bool] = [:]
-    var nextBySchedule: [ZoneSchedule: Timestamp?] = [:]
+    var armedBySchedule: [Int32: Bool] = [:]
+    var nextBySchedule: [Int32: Timestamp?] = [:]
     for zone in zones {
       guard var timing = zoneTimings[zone] else { continue }
       let valid = timing.isValid(at: instant)
       var armed = true
       if let clock = timing.schedule {
-        if let known = armedBySchedule[clock.schedule] {
+        if let known = armedBySchedule[timing.scheduleNumber] {
           armed = known
         } else {
           armed = clock.isArmed(at: instant)
-          armedBySchedule[clock.schedule] = armed
+          armedBySchedule[timing.scheduleNumber] = armed
         }
       }
       if timing.isKnown, timing.isActive, !(valid && armed) {
@@ -88,10 +88,11 @@ extension ZoneEvaluator {
       timing.isArmed = armed
       zoneTimings[zone] = timing
       setDormant(zone, !(valid && armed))
+      let number = timing.scheduleNumber
       let next = timing.nextChange(after: instant) { clock in
-        if let known = nextBySchedule[clock.schedule] { return known }
+        if let known = nextBySchedule[number] { return known }
         let next = clock.nextChange(after: instant)
-        nextBySchedule[clock.schedule] = next
+        nextBySchedule[number] = next
         return next
       }
       if let next {
@@ -110,7 +111,9 @@ extension ZoneEvaluator {
       zoneCores[Int(zone)].gate.remove(.dormant)
     }
     let gate = zoneCores[Int(zone)].gate
-    zoneSlots[Int(zone)]?.slots.forEach { elementCores[Int($0)].gate = gate }
+    // The slots read in place: a plain subscript copies the compiled zone (and retains it).
+    let slots = zoneSlots.withUnsafeBufferPointer { $0[Int(zone)]?.slots }
+    slots?.forEach { elementCores[Int($0)].gate = gate }
   }
 
   /// Ends every stay in the zones of `closing` at `instant`: a checked-in device whose stay will
@@ -187,10 +190,11 @@ extension ZoneEvaluator {
       return
     }
     timingTokens += 1
+    let shared = rules.schedule.flatMap { scheduleClock(for: $0) }
     var timing = ZoneTiming(
-      validFrom: rules.validFrom, validUntil: rules.validUntil,
-      schedule: rules.schedule.flatMap { scheduleClock(for: $0) },
+      validFrom: rules.validFrom, validUntil: rules.validUntil, schedule: shared?.clock,
       exitOnRemove: rules.exitOnRemove, token: timingTokens)
+    timing.scheduleNumber = shared?.number ?? -1
     if let previous {
       timing.isKnown = previous.isKnown
       timing.isValid = previous.isValid
@@ -254,10 +258,14 @@ extension ZoneEvaluator {
   /// The clock of a schedule, made once per distinct schedule (its time zone resolved once):
   /// a million zones with the same opening hours share one. The schedule was validated with its
   /// zone (`validateRules`), so the clock is made.
-  mutating func scheduleClock(for schedule: ZoneSchedule) -> ScheduleClock? {
-    if let known = scheduleClocks[schedule] { return known }
-    let clock = try? ScheduleClock(schedule)
-    if let clock { scheduleClocks[schedule] = clock }
-    return clock
+  mutating func scheduleClock(for schedule: ZoneSchedule) -> (clock: ScheduleClock, number: Int32)? {
+    if let number = scheduleNumbers[schedule] {
+      return (scheduleClockList[Int(number)], number)
+    }
+    guard let clock = try? ScheduleClock(schedule) else { return nil }
+    let number = Int32(scheduleClockList.count)
+    scheduleClockList.append(clock)
+    scheduleNumbers[schedule] = number
+    return (clock, number)
   }
 }

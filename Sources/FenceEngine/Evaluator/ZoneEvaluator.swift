@@ -70,6 +70,8 @@ public struct ZoneEvaluator {
   var zoneConditions: [Int32: ZoneConditions] = [:]
   /// How many zones have conditions: while none does, no fix pays for them.
   var conditionedZoneCount = 0
+  /// The speed and course of the fix being evaluated, once a condition asked for them.
+  var motionCache = MotionCache()
   /// By device slot, the tags of devices that have them (sorted).
   var deviceTags: [Int32: [String]] = [:]
   /// By zone slot, the lifetime and schedule state of zones that have either.
@@ -77,7 +79,8 @@ public struct ZoneEvaluator {
   /// When each timed zone changes next (lifetime or schedule), earliest first.
   var zoneClock = ZoneClockQueue()
   /// Schedule clocks by schedule, shared by the zones that have the same one.
-  var scheduleClocks: [ZoneSchedule: ScheduleClock] = [:]
+  var scheduleNumbers: [ZoneSchedule: Int32] = [:]
+  var scheduleClockList: [ScheduleClock] = []
   /// The last ``ZoneTiming/token`` given out.
   var timingTokens: UInt64 = 0
   /// Roaming zones (`roam`), each with the grid of its carriers (see

@@ -9,6 +9,9 @@ struct ZoneTiming {
   var validFrom: Timestamp?
   var validUntil: Timestamp?
   var schedule: ScheduleClock?
+  /// The schedule's number among the evaluator's distinct schedules (see
+  /// `ZoneEvaluator.scheduleClock(for:)`), so that zones sharing it share its arithmetic.
+  var scheduleNumber: Int32 = -1
   /// The zone's `exitOnRemove` rule.
   var exitOnRemove: Bool
   /// Changes whenever the zone is added, replaced or removed, so that clock entries made for an
