@@ -86,6 +86,17 @@ import Testing
     #expect(WGS84.initialBearing(from: west, to: Coordinate(uncheckedLatitude: 0, longitude: -179.9)) == 90)
   }
 
+  @Test(arguments: [(0.0, 0.0001), (40.7, 0.01), (51.9, 0.1), (70.0, 0.2), (-33.9, 0.05)])
+  func aStepInTheLocalPlaneIsTheEllipsoidalDistance(latitude: Double, degrees: Double) {
+    let a = Coordinate(uncheckedLatitude: latitude, longitude: 4.4)
+    let b = Coordinate(uncheckedLatitude: latitude + degrees, longitude: 4.4 + degrees)
+    let (north, east) = WGS84.localDisplacement(from: a, to: b)
+    let local = (north * north + east * east).squareRoot()
+    let reference = WGS84.distance(a, b)
+    // Within 0.1 % up to steps of about 20 km (0.2 degrees at 70 N).
+    #expect(abs(local - reference) / reference < 1e-3)
+  }
+
   @Test func rulesV2AreCodedOnlyWhenSet() throws {
     var rules = ZoneRules(dwell: 30)
     let plain = String(decoding: try JSONEncoder().encode(rules), as: UTF8.self)

@@ -1,5 +1,13 @@
 import FenceGeometry
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What a fix's conditions are judged on: its speed and course (the fix's own or derived) and
 /// its device's tags. Made once per fix, only while some zone has conditions, from plain values:
 /// the derived speed and course (trigonometry) are computed only when a condition asks, so a fix
@@ -13,21 +21,22 @@ struct ConditionContext {
   var time: Timestamp
   var device: Int32
 
-  /// The fix's speed, else the distance from the previous fix over the time between them.
-  var speed: Double? {
-    if let fixSpeed { return fixSpeed }
-    guard let previous else { return nil }
-    return WGS84.distance(previous.coordinate, coordinate) / time.seconds(since: previous.time)
+  /// The fix's speed and course, else the step from the previous fix in the local plane
+  /// (`WGS84.localDisplacement`): its length over the time between the fixes, and its direction
+  /// (none when the device did not move).
+  var motion: FixMotion {
+    if let fixSpeed, let fixCourse { return FixMotion(speed: fixSpeed, course: fixCourse) }
+    guard let previous else { return FixMotion(speed: fixSpeed, course: fixCourse) }
+    let (north, east) = WGS84.localDisplacement(from: previous.coordinate, to: coordinate)
+    var course = fixCourse
+    if course == nil, previous.coordinate != coordinate, north != 0 || east != 0 {
+      var degrees = atan2(east, north) * 180 / .pi
+      if degrees < 0 { degrees += 360 }
+      course = degrees >= 360 ? 0 : degrees
+    }
+    let speed = fixSpeed ?? (north * north + east * east).squareRoot() / time.seconds(since: previous.time)
+    return FixMotion(speed: speed, course: course)
   }
-
-  /// The fix's course, else the bearing from the previous fix (none when it did not move).
-  var course: Double? {
-    if let fixCourse { return fixCourse }
-    guard let previous else { return nil }
-    return WGS84.initialBearing(from: previous.coordinate, to: coordinate)
-  }
-
-  var motion: FixMotion { FixMotion(speed: speed, course: course) }
 }
 
 extension ZoneEvaluator {
