@@ -343,44 +343,8 @@ struct DwellEntry {
   var stay: UInt64
 }
 
-/// A binary min-heap of dwell deadlines (ties in any order: due entries are sorted before they
-/// are emitted).
-struct DwellQueue {
-  private(set) var entries: [DwellEntry] = []
+/// The evaluator's dwell timers: a min-heap of dwell deadlines (ties in any order: due entries
+/// are sorted before they are emitted).
+typealias DwellQueue = DeadlineHeap<DwellEntry>
 
-  var nextDeadline: Timestamp? { entries.first?.deadline }
-
-  mutating func push(_ entry: DwellEntry) {
-    entries.append(entry)
-    var child = entries.count - 1
-    while child > 0 {
-      let parent = (child - 1) / 2
-      guard entries[child].deadline < entries[parent].deadline else { break }
-      entries.swapAt(child, parent)
-      child = parent
-    }
-  }
-
-  /// Removes and returns the earliest entry.
-  mutating func pop() -> DwellEntry? {
-    guard !entries.isEmpty else { return nil }
-    entries.swapAt(0, entries.count - 1)
-    let top = entries.removeLast()
-    var parent = 0
-    while true {
-      let left = 2 * parent + 1
-      let right = left + 1
-      var smallest = parent
-      if left < entries.count, entries[left].deadline < entries[smallest].deadline {
-        smallest = left
-      }
-      if right < entries.count, entries[right].deadline < entries[smallest].deadline {
-        smallest = right
-      }
-      if smallest == parent { break }
-      entries.swapAt(parent, smallest)
-      parent = smallest
-    }
-    return top
-  }
-}
+extension DwellEntry: Deadlined {}

@@ -70,7 +70,7 @@ extension ZoneEvaluator {
   /// at 19:00 even when no fix arrives.
   public var nextTimerDeadline: Timestamp? {
     var next = dwellQueue.nextDeadline
-    if let clock = zoneClock.nextInstant {
+    if let clock = zoneClock.nextDeadline {
       // A change waiting for the next step is due now.
       let due = clock == .earliest ? (time ?? clock) : clock
       if next.map({ due < $0 }) ?? true { next = due }

@@ -15,7 +15,7 @@ extension ZoneEvaluator {
   @inline(__always)
   mutating func runZoneClock(upTo time: Timestamp, into events: inout [ZoneEvent]) {
     if !pendingEvents.isEmpty { flushPendingEvents(into: &events) }
-    guard let next = zoneClock.nextInstant, next <= time else { return }
+    guard let next = zoneClock.nextDeadline, next <= time else { return }
     runDueZoneChanges(upTo: time, into: &events)
   }
 
@@ -28,13 +28,13 @@ extension ZoneEvaluator {
   @inline(never)
   mutating func runDueZoneChanges(upTo time: Timestamp, into events: inout [ZoneEvent]) {
     var changed = false
-    while let instant = zoneClock.nextInstant, instant <= time {
+    while let instant = zoneClock.nextDeadline, instant <= time {
       // The zones due at this instant, each once, for their current version.
       // Entries due "now" are stamped with their change's time: grouped by stamp (a load of
       // many timed zones makes one group of all of them).
       var due: [Timestamp: [Int32]] = [:]
       var seen = Set<UInt64>()
-      while let entry = zoneClock.nextInstant.flatMap({ $0 == instant ? zoneClock.pop() : nil }) {
+      while let entry = zoneClock.nextDeadline.flatMap({ $0 == instant ? zoneClock.pop() : nil }) {
         guard zoneTimings[entry.zone]?.token == entry.token, seen.insert(entry.token).inserted
         else { continue }
         let stamp = entry.instant == .earliest ? (entry.stamp ?? time) : entry.instant

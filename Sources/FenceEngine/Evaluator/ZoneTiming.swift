@@ -74,47 +74,12 @@ struct ZoneClockEntry {
   var token: UInt64
 }
 
-/// A binary min-heap of zone clock entries by instant (ties in any order: the clock sorts the
-/// zones due at one instant by id).
-struct ZoneClockQueue {
-  private(set) var entries: [ZoneClockEntry] = []
+/// When the timed zones change next: a min-heap of zone clock entries by instant (ties in any
+/// order: the clock sorts the zones due at one instant by id).
+typealias ZoneClockQueue = DeadlineHeap<ZoneClockEntry>
 
-  /// The earliest entry's instant.
-  var nextInstant: Timestamp? { entries.first?.instant }
-
-  mutating func push(_ entry: ZoneClockEntry) {
-    entries.append(entry)
-    var child = entries.count - 1
-    while child > 0 {
-      let parent = (child - 1) / 2
-      guard entries[child].instant < entries[parent].instant else { break }
-      entries.swapAt(child, parent)
-      child = parent
-    }
-  }
-
-  /// Removes and returns the earliest entry.
-  mutating func pop() -> ZoneClockEntry? {
-    guard !entries.isEmpty else { return nil }
-    entries.swapAt(0, entries.count - 1)
-    let top = entries.removeLast()
-    var parent = 0
-    while true {
-      let left = 2 * parent + 1
-      let right = left + 1
-      var smallest = parent
-      if left < entries.count, entries[left].instant < entries[smallest].instant { smallest = left }
-      if right < entries.count, entries[right].instant < entries[smallest].instant {
-        smallest = right
-      }
-      if smallest == parent { break }
-      entries.swapAt(parent, smallest)
-      parent = smallest
-    }
-    return top
-  }
-
-  mutating func removeAll() { entries.removeAll() }
+extension ZoneClockEntry: Deadlined {
+  var deadline: Timestamp { instant }
 }
 
 extension Timestamp {

@@ -178,19 +178,8 @@ extension ZoneEvaluator {
     var records: [EvaluatorSnapshot.Record] = []
     records.reserveCapacity(device.records.count)
     for record in device.records {
-      let presence: EvaluatorSnapshot.Presence
-      switch record.presence {
-      case .outside: presence = .outside
-      case .insideSilently: presence = .insideSilently
-      case .checkedIn: presence = .checkedIn
-      }
-      let dwell: EvaluatorSnapshot.Dwell
-      switch record.dwell {
-      case .none: dwell = .none
-      case .scheduled: dwell = .scheduled
-      case .waiting: dwell = .waiting
-      case .fired: dwell = .fired
-      }
+      let presence = EvaluatorSnapshot.Presence(record.presence)
+      let dwell = EvaluatorSnapshot.Dwell(record.dwell)
       var exit: EvaluatorSnapshot.PendingExit?
       if record.exitCount > 0 {
         exit = .init(
@@ -243,17 +232,8 @@ extension ZoneEvaluator {
     for record in device.records {
       guard let zone = zoneSlot(id: record.zone) else { throw SnapshotError(.unknownID(record.zone)) }
       var restored = ZoneRecord(zone: zone)
-      switch record.presence {
-      case .outside: restored.presence = .outside
-      case .insideSilently: restored.presence = .insideSilently
-      case .checkedIn: restored.presence = .checkedIn
-      }
-      switch record.dwell {
-      case .none: restored.dwell = .none
-      case .scheduled: restored.dwell = .scheduled
-      case .waiting: restored.dwell = .waiting
-      case .fired: restored.dwell = .fired
-      }
+      restored.presence = Presence(record.presence)
+      restored.dwell = DwellStatus(record.dwell)
       restored.stay = record.stay
       restored.checkInTime = record.checkInTime
       restored.checkInFence = record.checkInFence
