@@ -21,6 +21,23 @@ struct ConditionContext {
   var time: Timestamp
   var device: Int32
 
+  /// The speed from the previous fix: one local-plane step's length over the time between them.
+  var derivedSpeed: Double? {
+    guard let previous else { return nil }
+    let (north, east) = WGS84.localDisplacement(from: previous.coordinate, to: coordinate)
+    return (north * north + east * east).squareRoot() / time.seconds(since: previous.time)
+  }
+
+  /// The course from the previous fix (none when the device did not move).
+  var derivedCourse: Double? {
+    guard let previous, previous.coordinate != coordinate else { return nil }
+    let (north, east) = WGS84.localDisplacement(from: previous.coordinate, to: coordinate)
+    guard north != 0 || east != 0 else { return nil }
+    var degrees = atan2(east, north) * 180 / .pi
+    if degrees < 0 { degrees += 360 }
+    return degrees >= 360 ? 0 : degrees
+  }
+
   /// The fix's speed and course, else the step from the previous fix in the local plane
   /// (`WGS84.localDisplacement`): its length over the time between the fixes, and its direction
   /// (none when the device did not move).
@@ -88,23 +105,60 @@ extension ZoneEvaluator {
   mutating func zoneCounts(_ zone: Int32, gate: ZoneGate, _ context: ConditionContext?) -> Bool {
     if gate.isEmpty { return true }
     if gate.contains(.dormant) { return false }
-    guard let context, let conditions = zoneConditions[zone] else { return true }
-    return conditions.admits(
-      speed: { motion(context).speed }, course: { motion(context).course },
-      tags: { deviceTags[context.device] ?? [] })
+    guard let context else { return true }
+    // The zone's conditions from their flat table (no reference counting on the per-fix path).
+    let core = conditionCores.withUnsafeBufferPointer {
+      Int(zone) < $0.count ? $0[Int(zone)] : ConditionCore()
+    }
+    if core.usesSpeed {
+      guard let speed = speed(context), speed >= core.minimumSpeed, speed <= core.maximumSpeed
+      else { return false }
+    }
+    if core.usesCourse {
+      guard let course = course(context), core.band.contains(course) else { return false }
+    }
+    if core.usesTags, let tags = zoneConditions[zone]?.deviceTags {
+      return tags.admits(deviceTags[context.device] ?? [])
+    }
+    return true
   }
 
-  /// The fix's speed and course (see ``ConditionContext``), derived at most once per fix: a
-  /// device inside several conditioned zones, or checked against each of its records, pays the
-  /// trigonometry once.
+  /// The fix's speed (see ``ConditionContext``), derived at most once per fix: a device inside
+  /// several conditioned zones, or checked against each of its records, pays for it once.
   @inline(__always)
-  mutating func motion(_ context: ConditionContext) -> FixMotion {
-    if motionCache.device == context.device, motionCache.time == context.time {
-      return motionCache.motion
+  mutating func speed(_ context: ConditionContext) -> Double? {
+    if let speed = context.fixSpeed { return speed }
+    refreshMotionCache(context)
+    if !motionCache.hasSpeed {
+      motionCache.speed = context.derivedSpeed
+      motionCache.hasSpeed = true
     }
-    let motion = context.motion
-    motionCache = MotionCache(device: context.device, time: context.time, motion: motion)
-    return motion
+    return motionCache.speed
+  }
+
+  /// The fix's course, derived at most once per fix (and only when a condition asks: the
+  /// arctangent is not paid for speed conditions).
+  @inline(__always)
+  mutating func course(_ context: ConditionContext) -> Double? {
+    if let course = context.fixCourse { return course }
+    refreshMotionCache(context)
+    if !motionCache.hasCourse {
+      motionCache.course = context.derivedCourse
+      motionCache.hasCourse = true
+    }
+    return motionCache.course
+  }
+
+  /// Starts the cache afresh for another fix.
+  @inline(__always)
+  mutating func refreshMotionCache(_ context: ConditionContext) {
+    guard motionCache.device != context.device || motionCache.time != context.time else { return }
+    motionCache = MotionCache(device: context.device, time: context.time)
+  }
+
+  /// The fix's speed and course, each derived at most once per fix.
+  mutating func motion(_ context: ConditionContext) -> FixMotion {
+    FixMotion(speed: speed(context), course: course(context))
   }
 
   /// Marks the records of zones whose conditions the current fix fails as hidden (they see
@@ -121,7 +175,9 @@ extension ZoneEvaluator {
   mutating func eventMotion(
     zone: Int32, fix: LocationFix, _ context: ConditionContext?
   ) -> (speed: Double?, course: Double?) {
-    if let context, let conditions = zoneConditions[zone], conditions.usesMotion {
+    if let context, Int(zone) < conditionCores.count,
+      conditionCores[Int(zone)].usesSpeed || conditionCores[Int(zone)].usesCourse
+    {
       let known = motion(context)
       return (known.speed, known.course)
     }
@@ -133,5 +189,33 @@ extension ZoneEvaluator {
 struct MotionCache {
   var device: Int32 = -1
   var time = Timestamp(microsecondsSinceEpoch: .min)
-  var motion = FixMotion(speed: nil, course: nil)
+  var hasSpeed = false
+  var hasCourse = false
+  var speed: Double?
+  var course: Double?
+}
+
+/// A zone's speed and course conditions as the per-fix test reads them, in a flat table by zone
+/// slot (`conditionCores`): a trivial value, so that reading it costs no reference counting.
+/// Tag conditions stay in the zone's ``ZoneConditions`` (`usesTags` says when to look).
+struct ConditionCore {
+  var minimumSpeed = -Double.infinity
+  var maximumSpeed = Double.infinity
+  var band = ZoneConditions.CourseBand(from: 0, to: 360)
+  var usesSpeed = false
+  var usesCourse = false
+  var usesTags = false
+
+  init() {}
+
+  init(_ conditions: ZoneConditions) {
+    usesSpeed = conditions.usesSpeed
+    minimumSpeed = conditions.minimumSpeed ?? -.infinity
+    maximumSpeed = conditions.maximumSpeed ?? .infinity
+    if let course = conditions.course {
+      usesCourse = true
+      band = course
+    }
+    usesTags = conditions.deviceTags != nil
+  }
 }

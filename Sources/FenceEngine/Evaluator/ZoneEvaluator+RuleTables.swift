@@ -11,9 +11,14 @@ extension ZoneEvaluator {
   ) {
     if let conditions = rules.conditions {
       zoneConditions[zone] = conditions
+      if conditionCores.count <= Int(zone) {
+        conditionCores.append(contentsOf: repeatElement(ConditionCore(), count: Int(zone) + 1 - conditionCores.count))
+      }
+      conditionCores[Int(zone)] = ConditionCore(conditions)
       if !wasConditioned { conditionedZoneCount += 1 }
     } else if wasConditioned {
       zoneConditions.removeValue(forKey: zone)
+      conditionCores[Int(zone)] = ConditionCore()
       conditionedZoneCount -= 1
     }
     let previous = replaces ? zoneTimings[zone] : nil
@@ -29,7 +34,10 @@ extension ZoneEvaluator {
 
   /// Drops the v2 rules of the zone in slot `zone`, which is being removed.
   mutating func forgetRulesV2(zone: Int32) {
-    if zoneConditions.removeValue(forKey: zone) != nil { conditionedZoneCount -= 1 }
+    if zoneConditions.removeValue(forKey: zone) != nil {
+      conditionCores[Int(zone)] = ConditionCore()
+      conditionedZoneCount -= 1
+    }
     zoneTimings.removeValue(forKey: zone)
     zoneCores[Int(zone)].gate = ZoneGate()
     if roaming.zones.removeValue(forKey: zone) != nil {

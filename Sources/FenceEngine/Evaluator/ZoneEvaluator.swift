@@ -68,6 +68,9 @@ public struct ZoneEvaluator {
 
   /// By zone slot, the conditions of zones that have them.
   var zoneConditions: [Int32: ZoneConditions] = [:]
+  /// By zone slot, the speed and course conditions as the per-fix test reads them (grown to the
+  /// highest conditioned slot; empty while no zone has conditions).
+  var conditionCores: [ConditionCore] = []
   /// How many zones have conditions: while none does, no fix pays for them.
   var conditionedZoneCount = 0
   /// The speed and course of the fix being evaluated, once a condition asked for them.
