@@ -1,13 +1,5 @@
 import FenceGeometry
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// What a fix's conditions are judged on: its speed and course (the fix's own or derived) and
 /// its device's tags. Made once per fix, only while some zone has conditions, from plain values:
 /// the derived speed and course (trigonometry) are computed only when a condition asks, so a fix
@@ -30,29 +22,14 @@ struct ConditionContext {
 
   /// The course from the previous fix (none when the device did not move).
   var derivedCourse: Double? {
-    guard let previous, previous.coordinate != coordinate else { return nil }
-    let (north, east) = WGS84.localDisplacement(from: previous.coordinate, to: coordinate)
-    guard north != 0 || east != 0 else { return nil }
-    var degrees = atan2(east, north) * 180 / .pi
-    if degrees < 0 { degrees += 360 }
-    return degrees >= 360 ? 0 : degrees
+    guard let previous else { return nil }
+    return WGS84.initialBearing(from: previous.coordinate, to: coordinate)
   }
 
-  /// The fix's speed and course, else the step from the previous fix in the local plane
-  /// (`WGS84.localDisplacement`): its length over the time between the fixes, and its direction
-  /// (none when the device did not move).
+  /// The fix's speed and course, else derived from the previous fix (``derivedSpeed``,
+  /// ``derivedCourse``).
   var motion: FixMotion {
-    if let fixSpeed, let fixCourse { return FixMotion(speed: fixSpeed, course: fixCourse) }
-    guard let previous else { return FixMotion(speed: fixSpeed, course: fixCourse) }
-    let (north, east) = WGS84.localDisplacement(from: previous.coordinate, to: coordinate)
-    var course = fixCourse
-    if course == nil, previous.coordinate != coordinate, north != 0 || east != 0 {
-      var degrees = atan2(east, north) * 180 / .pi
-      if degrees < 0 { degrees += 360 }
-      course = degrees >= 360 ? 0 : degrees
-    }
-    let speed = fixSpeed ?? (north * north + east * east).squareRoot() / time.seconds(since: previous.time)
-    return FixMotion(speed: speed, course: course)
+    FixMotion(speed: fixSpeed ?? derivedSpeed, course: fixCourse ?? derivedCourse)
   }
 }
 

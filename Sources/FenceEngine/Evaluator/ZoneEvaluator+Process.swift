@@ -23,8 +23,8 @@ struct MonitoredFilter {
   var device: Int
 }
 
-/// Whether an ascending array holds `value` (binary search).
-func sortedContains(_ values: [Int32], _ value: Int32) -> Bool {
+/// Whether an ascending array holds `value` (binary search): monitored sets, device tags.
+func sortedContains<Value: Comparable>(_ values: [Value], _ value: Value) -> Bool {
   var low = 0
   var high = values.count
   while low < high {

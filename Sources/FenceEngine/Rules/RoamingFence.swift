@@ -31,7 +31,7 @@ public struct RoamingFence: Hashable, Sendable {
 
     /// Whether a device with `tags` (sorted, unique) matches.
     public func matches(_ deviceTags: [String]) -> Bool {
-      tags.contains { deviceTags.sortedContains($0) }
+      tags.contains { sortedContains(deviceTags, $0) }
     }
   }
 }

@@ -95,8 +95,8 @@ public struct ZoneConditions: Hashable, Sendable {
 
     /// Whether a device with `tags` (sorted, unique) passes.
     public func admits(_ tags: [String]) -> Bool {
-      if !any.isEmpty, !any.contains(where: { tags.sortedContains($0) }) { return false }
-      return !none.contains(where: { tags.sortedContains($0) })
+      if !any.isEmpty, !any.contains(where: { sortedContains(tags, $0) }) { return false }
+      return !none.contains(where: { sortedContains(tags, $0) })
     }
   }
 }
@@ -113,18 +113,5 @@ public struct FixMotion: Hashable, Sendable {
   public init(speed: Double?, course: Double?) {
     self.speed = speed
     self.course = course
-  }
-}
-
-extension Array where Element == String {
-  /// Whether a sorted array holds `value` (binary search).
-  func sortedContains(_ value: String) -> Bool {
-    var low = 0
-    var high = count
-    while low < high {
-      let mid = (low + high) / 2
-      if self[mid] < value { low = mid + 1 } else { high = mid }
-    }
-    return low < count && self[low] == value
   }
 }
