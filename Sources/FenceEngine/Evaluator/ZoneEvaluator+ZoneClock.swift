@@ -214,12 +214,19 @@ extension ZoneEvaluator {
 
 extension ZoneEvaluator {
   /// Rebuilds every timed zone's state at the engine's time and the clock's queue (after a
-  /// restore): the state a live evaluator has after its clock passed that time, without events.
+  /// restore): the state a live evaluator has after its clock passed that time.
+  ///
+  /// A snapshot taken after a clock step holds no stay in a zone that is not active then. One
+  /// taken between a zone change and the next call may (a zone replaced by a version whose
+  /// schedule is closed or whose lifetime ended): those stays are closed here as that call's
+  /// clock step would have closed them, and their check-outs wait in `pendingEvents` after the
+  /// snapshot's own.
   mutating func restartZoneClock() {
     zoneClock.removeAll()
-    pendingEvents.removeAll()
     // Without timed zones nothing changes (and restored safe discs stay valid).
     guard !zoneTimings.isEmpty else { return }
+    var closing: [Int32: CheckOutReason?] = [:]
+    var expiring: Set<Int32> = []
     for zone in zoneTimings.keys.sorted() {
       guard var timing = zoneTimings[zone] else { continue }
       timingTokens += 1
@@ -237,6 +244,17 @@ extension ZoneEvaluator {
       }
       zoneTimings[zone] = timing
       setDormant(zone, !(timing.isKnown && timing.isActive))
+      if timing.isKnown, !timing.isValid {
+        expiring.insert(zone)
+        closing[zone] = timing.exitOnRemove ? .some(.zoneRemoved) : .some(nil)
+      } else if timing.isKnown, !timing.isArmed {
+        closing[zone] = .some(.scheduleClosed)
+      }
+    }
+    if !closing.isEmpty, let time {
+      var closed: [ZoneEvent] = []
+      closeStays(in: closing, expiring: expiring, at: time, into: &closed)
+      pendingEvents.append(contentsOf: closed)
     }
     zoneGeneration += 1
   }

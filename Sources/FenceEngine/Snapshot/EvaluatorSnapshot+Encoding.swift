@@ -8,19 +8,22 @@ extension EvaluatorSnapshot {
   /// The FNV-1a checksum at the end.
   static let trailerSize = 8
 
-  /// The snapshot in the binary format of ``formatVersion`` (little-endian throughout).
+  /// The snapshot in the binary format of ``formatVersion`` (little-endian throughout), or of
+  /// version 1 when no event of a zone change waits in it.
   ///
   /// Layout: `FKES`, the version (UInt16), the total byte count (UInt64), then the body, then
   /// the 64-bit FNV-1a hash of every byte before it. The body holds the zone fingerprint, the
   /// engine's time, the counters, one table of the zone and fence ids it uses, and the devices
-  /// in handle order. Counts and ids are LEB128 varints, times zigzag varints relative to the
+  /// in handle order, then (version 2) the count and the events of zone changes not handed out
+  /// yet. Counts and ids are LEB128 varints, times zigzag varints relative to the
   /// engine's time, coordinates and speeds their exact `Double` bits, so a restore is exact.
   /// About 40 bytes per device outside every zone (a 9-character id, a fix without speed and
   /// course), 16 more with speed and course, plus about 12 per zone record.
   public func encoded() -> [UInt8] {
     var writer = SnapshotWriter()
     writer.bytes.append(contentsOf: Self.magic)
-    writer.fixed(UInt64(Self.formatVersion), byteCount: 2)
+    // Version 1 when no event waits: byte for byte what readers of version 1 read.
+    writer.fixed(pendingEvents.isEmpty ? 1 : UInt64(Self.formatVersion), byteCount: 2)
     writer.fixed(0, byteCount: 8)  // total length, patched below
     writer.fixed(zoneFingerprint, byteCount: 8)
     let base = time?.microsecondsSinceEpoch ?? 0
@@ -114,6 +117,10 @@ extension EvaluatorSnapshot {
         }
       }
     }
+    if !pendingEvents.isEmpty {
+      writer.varint(UInt64(pendingEvents.count))
+      for event in pendingEvents { writer.event(event, base: base) }
+    }
 
     let total = UInt64(writer.bytes.count + Self.trailerSize)
     for i in 0..<8 { writer.bytes[6 + i] = UInt8(truncatingIfNeeded: total >> (8 * UInt64(i))) }
@@ -134,7 +141,7 @@ extension EvaluatorSnapshot {
       throw SnapshotError(.wrongMagic(Array(magic)), offset: 0)
     }
     let version = UInt16(try reader.fixed(byteCount: 2))
-    guard version == Self.formatVersion else {
+    guard version == Self.formatVersion || version == 1 else {
       throw SnapshotError(.unsupportedVersion(version, supported: Self.formatVersion), offset: 4)
     }
     let total = try reader.fixed(byteCount: 8)
@@ -279,13 +286,20 @@ extension EvaluatorSnapshot {
           name: name, lastFix: lastFix, lastSequence: lastSequence, safeDisc: safeDisc,
           records: records, monitored: monitored, tags: tags, roaming: roaming))
     }
+    var pendingEvents: [ZoneEvent] = []
+    if version >= 2 {
+      let eventCount = try reader.count(minimumBytesEach: 6)
+      pendingEvents.reserveCapacity(eventCount)
+      for _ in 0..<eventCount { pendingEvents.append(try reader.event(base: base)) }
+    }
     guard reader.offset == reader.end else {
       throw reader.malformed("\(reader.end - reader.offset) bytes left after the last device")
     }
     self.init(
       zoneFingerprint: fingerprint, time: time, acceptedFixCount: accepted,
       skippedFixCount: skipped, rejections: rejections, stayCounter: stayCounter,
-      addSequence: addSequence, zoneSequences: zoneSequences, devices: devices)
+      addSequence: addSequence, zoneSequences: zoneSequences, devices: devices,
+      pendingEvents: pendingEvents)
   }
 }
 

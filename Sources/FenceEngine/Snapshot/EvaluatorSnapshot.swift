@@ -10,7 +10,10 @@
 /// The configuration is not in the snapshot either: it is the host's choice on restore.
 ///
 /// Pending dwell timers are the deadlines of the stays whose dwell has not fired (the
-/// evaluator's timer queue is rebuilt from them on restore).
+/// evaluator's timer queue is rebuilt from them on restore). Events of zone changes made
+/// without an event list (the check-outs of `exitOnRemove`, handed out by the next call or by
+/// ``ZoneEvaluator/emitZoneChangeEvents(into:)``) are kept whole, and handed out by the
+/// restored evaluator instead.
 ///
 /// ```swift
 /// let bytes = evaluator.snapshot().encoded()
@@ -21,7 +24,10 @@
 public struct EvaluatorSnapshot: Hashable, Sendable {
   /// The version of the binary format that ``encoded()`` writes and
   /// ``init(decoding:)`` reads.
-  public static let formatVersion: UInt16 = 1
+  ///
+  /// Version 2 added the waiting events of zone changes. A snapshot without any is written as
+  /// version 1, as before, and both are read.
+  public static let formatVersion: UInt16 = 2
 
   /// The ``ZoneEvaluator/zoneFingerprint`` of the evaluator the snapshot was taken from; an
   /// evaluator restores the snapshot only when its own fingerprint is the same.
@@ -45,9 +51,15 @@ public struct EvaluatorSnapshot: Hashable, Sendable {
   let zoneSequences: [ZoneSequence]
   /// In handle order.
   let devices: [Device]
+  /// Events of zone changes the evaluator had not handed out yet, in their order.
+  let pendingEvents: [ZoneEvent]
 
   /// The number of devices, including devices whose fixes were all rejected.
   public var deviceCount: Int { devices.count }
+
+  /// How many events of zone changes wait in the snapshot, to be handed out by the next call of
+  /// the evaluator it is restored into.
+  public var pendingEventCount: Int { pendingEvents.count }
 
   /// The device names in handle order: a device's handle after a restore is its position here.
   public var deviceNames: [String] { devices.map(\.name) }
@@ -55,7 +67,7 @@ public struct EvaluatorSnapshot: Hashable, Sendable {
   init(
     zoneFingerprint: UInt64, time: Timestamp?, acceptedFixCount: Int, skippedFixCount: Int,
     rejections: RejectionCounts, stayCounter: UInt64, addSequence: UInt64,
-    zoneSequences: [ZoneSequence], devices: [Device]
+    zoneSequences: [ZoneSequence], devices: [Device], pendingEvents: [ZoneEvent]
   ) {
     self.zoneFingerprint = zoneFingerprint
     self.time = time
@@ -66,6 +78,7 @@ public struct EvaluatorSnapshot: Hashable, Sendable {
     self.addSequence = addSequence
     self.zoneSequences = zoneSequences
     self.devices = devices
+    self.pendingEvents = pendingEvents
   }
 }
 

@@ -11,7 +11,8 @@ extension ZoneEvaluator {
   }
 
   /// The state of the devices whose names pass `isIncluded`, with the engine's time and
-  /// counters (for moving one partition of devices to another evaluator).
+  /// counters (for moving one partition of devices to another evaluator), and the waiting
+  /// events of zone changes that are theirs.
   ///
   /// Device handles are not kept in a partial snapshot: the devices are in handle order, but
   /// without the others.
@@ -32,10 +33,12 @@ extension ZoneEvaluator {
       zoneFingerprint: zoneFingerprint(slotsInIDOrder: order), time: time,
       acceptedFixCount: acceptedFixCount, skippedFixCount: skippedFixCount,
       rejections: rejections, stayCounter: stayCounter, addSequence: addSequence,
-      zoneSequences: zoneSequences, devices: snapshotDevices)
+      zoneSequences: zoneSequences, devices: snapshotDevices,
+      pendingEvents: pendingEvents.filter { isIncluded($0.device) })
   }
 
-  /// Replaces every device's state, the engine's time and its counters by those of `snapshot`,
+  /// Replaces every device's state, the engine's time, its counters and its waiting events of
+  /// zone changes by those of `snapshot`,
   /// keeping this evaluator's zones and configuration; fixes processed afterwards give exactly
   /// the events the evaluator the snapshot came from would have given.
   ///
@@ -103,6 +106,7 @@ extension ZoneEvaluator {
     dwellQueue = queue
     stayCounter = snapshot.stayCounter
     time = snapshot.time
+    pendingEvents = snapshot.pendingEvents
     restartZoneClock()
     roamingRecords = roaming.records
     roamingDwellQueue = roaming.dwells
