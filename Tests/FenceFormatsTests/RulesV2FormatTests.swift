@@ -92,6 +92,11 @@ import Testing
     } catch let error as ZoneLoadError {
       #expect(error.property == property)
       #expect(error.message == message)
+      // The zone is named beside the feature (rules-v2.md: "a load error naming the zone").
+      #expect(error.zone == "z")
+      #expect(
+        error.description == #"zones.geojson: feature 0 (id "f", zone "z"): property "# + quoted(property)
+          + ": " + message)
     }
   }
 

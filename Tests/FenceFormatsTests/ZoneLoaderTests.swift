@@ -171,11 +171,11 @@ import Testing
     #expect(
       loadError(text)
         == ZoneLoadError(
-          featureIndex: 2, featureID: "c", property: "dwell",
+          featureIndex: 2, featureID: "c", zone: "z", property: "dwell",
           message: #"zone "z" gets 90 here but 60 from feature 0 (id "a")"#))
     #expect(
       loadError(text)?.description
-        == #"feature 2 (id "c"): property "dwell": zone "z" gets 90 here but 60 from feature 0 (id "a")"#)
+        == #"feature 2 (id "c", zone "z"): property "dwell": zone "z" gets 90 here but 60 from feature 0 (id "a")"#)
   }
 
   @Test func conflictingCustomDataIsAnError() {
@@ -183,7 +183,7 @@ import Testing
       point("a", #"{"zone":"z","berth":1}"#), point("b", #"{"zone":"z","berth":2}"#))
     #expect(
       loadError(text)?.description
-        == #"feature 1 (id "b"): property "customData": customData of zone "z" gets 2 here but 1 from feature 0 (id "a") (key "berth")"#)
+        == #"feature 1 (id "b", zone "z"): property "customData": customData of zone "z" gets 2 here but 1 from feature 0 (id "a") (key "berth")"#)
   }
 
   @Test func topLevelZonesMemberSetsRulesNameAndCustomData() throws {
@@ -290,7 +290,7 @@ import Testing
     let text = collection(point("a"), point("a", #"{"zone":"other"}"#))
     #expect(
       loadError(text)?.description
-        == #"feature 1 (id "a"): property "id": fence id "a" is already used by feature 0 (id "a"); fence and GEOLINE ids must be unique"#)
+        == #"feature 1 (id "a", zone "other"): property "id": fence id "a" is already used by feature 0 (id "a"); fence and GEOLINE ids must be unique"#)
   }
 
   @Test func repairTurnsABowtieIntoTwoTriangles() throws {

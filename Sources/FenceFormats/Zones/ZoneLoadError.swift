@@ -1,7 +1,7 @@
 /// Why a zones file was not loaded, naming the file, the feature (index and id) or entry of
 /// the top-level `zones` member, the property, and what was expected.
 ///
-/// `feature 3 (id "dock-2"): property "radius": expected a number of metres > 0, got "abc"`
+/// `feature 3 (id "dock-2", zone "docks"): property "radius": expected a number of metres > 0, got "abc"`
 public struct ZoneLoadError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The file's path, when loading from a file.
   public var file: String?
@@ -9,7 +9,8 @@ public struct ZoneLoadError: Error, Hashable, Sendable, CustomStringConvertible 
   public var featureIndex: Int?
   /// The feature's fence id, when known.
   public var featureID: String?
-  /// The entry of the top-level `zones` member, when the problem is there.
+  /// The entry of the top-level `zones` member, when the problem is there; for a feature, the
+  /// zone it belongs to, when its `zone` property names one other than its id.
   public var zone: String?
   /// The property (or member, such as `geometry`) at fault.
   public var property: String?
@@ -32,11 +33,12 @@ public struct ZoneLoadError: Error, Hashable, Sendable, CustomStringConvertible 
     var parts: [String] = []
     if let file { parts.append(file) }
     if let featureIndex {
-      if let featureID {
-        parts.append("feature \(featureIndex) (id \(quoted(featureID)))")
-      } else {
-        parts.append("feature \(featureIndex)")
-      }
+      var named: [String] = []
+      if let featureID { named.append("id \(quoted(featureID))") }
+      if let zone { named.append("zone \(quoted(zone))") }
+      parts.append(
+        named.isEmpty
+          ? "feature \(featureIndex)" : "feature \(featureIndex) (\(named.joined(separator: ", ")))")
     } else if let zone {
       parts.append("zones member \(quoted(zone))")
     }

@@ -6,10 +6,13 @@ extension ZoneLoading {
   /// Reads one feature into its zone's draft.
   mutating func loadFeature(_ node: Int, index: Int) throws {
     var fenceID: String?
+    // Named in errors once known, when the feature's `zone` differs from its id.
+    var zoneName: String?
     let file = self.file
     func fail(_ property: String?, _ message: String) -> ZoneLoadError {
       ZoneLoadError(
-        file: file, featureIndex: index, featureID: fenceID, property: property, message: message)
+        file: file, featureIndex: index, featureID: fenceID, zone: zoneName, property: property,
+        message: message)
     }
     guard tape.kind(node) == .object else {
       throw fail(nil, "expected a GeoJSON Feature object, got \(tape.describe(node))")
@@ -65,6 +68,7 @@ extension ZoneLoading {
         throw fail("zone", "expected a zone id (a non-empty string or a number), got \(tape.describe(zoneNode))")
       }
     }
+    if zoneID != id { zoneName = zoneID }
     let zone = draft(zoneID)
     drafts[zone].hasFeatures = true
     let source = Source.feature(index: index, id: id)
