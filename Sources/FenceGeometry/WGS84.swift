@@ -66,22 +66,38 @@ public enum WGS84 {
   /// Metres north and east from `a` to `b` in the local plane at their mid-latitude (the
   /// meridional and prime-vertical radii there; the longitude difference taken the short way).
   ///
-  /// One sine and one cosine: for the steps between a device's fixes (up to tens of kilometres)
-  /// its length agrees with ``distance(_:_:)`` to better than 0.1 %, at a third of the cost, which
-  /// is what a speed derived from two fixes needs.
+  /// No trigonometric call: the cosine of the mid-latitude comes from its Taylor series to the
+  /// 12th power (within 7e-9 of the cosine over the whole range of latitudes), and the sine's
+  /// square from it. For the steps between a device's fixes (up to tens of kilometres) its
+  /// length agrees with ``distance(_:_:)`` to better than 0.1 %, which is what a speed derived
+  /// from two fixes needs, on every fix of a conditioned zone.
   public static func localDisplacement(from a: Coordinate, to b: Coordinate) -> (north: Double, east: Double) {
     var dLon = b.longitude - a.longitude
     if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
-    let midLatitude = (a.latitude + b.latitude) / 2
-    let s = sin(midLatitude * .pi / 180)
-    let w = 1 - eccentricitySquared * s * s
+    let radians = Double.pi / 180
+    let c = cosineOfLatitude(radians: (a.latitude + b.latitude) / 2 * radians)
+    let w = 1 - eccentricitySquared * (1 - c * c)
     let primeVertical = semiMajorAxis / w.squareRoot()
     let meridional = semiMajorAxis * (1 - eccentricitySquared) / (w * w.squareRoot())
-    let radians = Double.pi / 180
     return (
       (b.latitude - a.latitude) * radians * meridional,
-      dLon * radians * primeVertical * cos(midLatitude * radians)
+      dLon * radians * primeVertical * c
     )
+  }
+
+  /// The cosine of a latitude in radians (|x| ≤ π/2) by its Taylor series up to x¹²: the next
+  /// term bounds the error, (π/2)¹⁴/14! < 7e-9. Never negative.
+  @inline(__always)
+  static func cosineOfLatitude(radians x: Double) -> Double {
+    let y = x * x
+    var p = 1.0 / 479_001_600  // 1/12!
+    p = p * y - 1.0 / 3_628_800  // 1/10!
+    p = p * y + 1.0 / 40_320  // 1/8!
+    p = p * y - 1.0 / 720  // 1/6!
+    p = p * y + 1.0 / 24
+    p = p * y - 0.5
+    p = p * y + 1
+    return max(p, 0)
   }
 
   /// The course from `a` towards `b`, in degrees clockwise from true north, in [0, 360); `nil`

@@ -1,6 +1,12 @@
 import FenceGeometry
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 @Suite struct WGS84Tests {
   /// Point-to-point distances against GeographicLib (Fixtures/geodesic/pairs.csv): random pairs
   /// up to 10 km at latitudes from -89.9 to 89.9 (30 of them within a degree of a pole), 30
@@ -46,5 +52,32 @@ import Testing
       #expect(WGS84.meridionalRadius(latitude: latitude) * .pi / 180 <= WGS84.metresPerDegreeBound)
       #expect(WGS84.primeVerticalRadius(latitude: latitude) * .pi / 180 <= WGS84.metresPerDegreeBound)
     }
+  }
+
+  /// The local-plane step (derived speeds) uses no trigonometric call: its components must be
+  /// those of the same formula with the C library's sine and cosine, from pole to pole.
+  @Test func theLocalPlaneStepMatchesTheFormulaWithLibraryTrigonometry() throws {
+    var worst = 0.0
+    for tenth in -900...900 {
+      let latitude = Double(tenth) / 10
+      let a = Coordinate(uncheckedLatitude: latitude, longitude: 10)
+      let b = Coordinate(
+        uncheckedLatitude: min(90, max(-90, latitude + 0.01)), longitude: 10.013)
+      let (north, east) = WGS84.localDisplacement(from: a, to: b)
+      let mid = (a.latitude + b.latitude) / 2 * .pi / 180
+      let w = 1 - WGS84.eccentricitySquared * sin(mid) * sin(mid)
+      let n = WGS84.semiMajorAxis / w.squareRoot()
+      let m = WGS84.semiMajorAxis * (1 - WGS84.eccentricitySquared) / (w * w.squareRoot())
+      let expectedNorth = (b.latitude - a.latitude) * .pi / 180 * m
+      let expectedEast = 0.013 * .pi / 180 * n * cos(mid)
+      #expect(abs(north - expectedNorth) <= 1e-9 * abs(expectedNorth) + 1e-9, "latitude \(latitude)")
+      // The series is within 7e-9 of the cosine: east within that much of the step it would
+      // be on the equator (what matters near the poles, where east shrinks to nothing).
+      let onEquator = 0.013 * .pi / 180 * n
+      #expect(abs(east - expectedEast) <= 7e-9 * onEquator + 1e-12 * onEquator, "latitude \(latitude)")
+      if abs(latitude) <= 80 { worst = max(worst, abs(east - expectedEast) / expectedEast) }
+    }
+    // Relative: within 1e-7 up to 80 degrees.
+    #expect(worst < 1e-7)
   }
 }

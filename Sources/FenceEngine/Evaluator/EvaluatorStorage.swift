@@ -257,6 +257,16 @@ struct ZoneRecord {
   var isHiddenNow = false
 
   init(zone: Int32) { self.zone = zone }
+
+  /// Clears the per-fix scratch (inside, best fence, end of stay, hidden) before a fix is
+  /// evaluated; the hidden mark is then set by the fix's conditions, when some zone has any.
+  @inline(__always)
+  mutating func resetMarks() {
+    isInsideNow = false
+    isHiddenNow = false
+    fenceNow = -1
+    checkedInUntil = nil
+  }
 }
 
 /// Everything the evaluator remembers about one device.

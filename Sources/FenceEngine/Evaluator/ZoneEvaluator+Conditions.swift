@@ -71,6 +71,8 @@ extension ZoneEvaluator {
   ) -> ConditionContext? {
     guard conditionedZoneCount > 0 else { return nil }
     let previous = devices[d].hasFix ? (devices[d].lastCoordinate, devices[d].lastTime) : nil
+    // The cache is for this fix from here on: the per-zone tests need not check whose it is.
+    motionCache = MotionCache()
     return ConditionContext(
       fixSpeed: fix.speed, fixCourse: fix.course, previous: previous, coordinate: coordinate,
       time: fix.time, device: Int32(d))
@@ -83,29 +85,39 @@ extension ZoneEvaluator {
     if gate.isEmpty { return true }
     if gate.contains(.dormant) { return false }
     guard let context else { return true }
-    // The zone's conditions from their flat table (no reference counting on the per-fix path).
-    let core = conditionCores.withUnsafeBufferPointer {
-      Int(zone) < $0.count ? $0[Int(zone)] : ConditionCore()
+    return passesConditions(zone, context)
+  }
+
+  /// Whether the current fix passes the conditions of the zone in slot `zone` (true for a zone
+  /// without any), read from their flat table: no reference counting on the per-fix path.
+  @inline(__always)
+  mutating func passesConditions(_ zone: Int32, _ context: ConditionContext) -> Bool {
+    let (usesSpeed, minimum, maximum, usesCourse, usesTags) = conditionCores
+      .withUnsafeBufferPointer { cores in
+        guard Int(zone) < cores.count else { return (false, 0.0, 0.0, false, false) }
+        let core = cores[Int(zone)]
+        return (core.usesSpeed, core.minimumSpeed, core.maximumSpeed, core.usesCourse, core.usesTags)
+      }
+    if usesSpeed {
+      guard let speed = speed(context), speed >= minimum, speed <= maximum else { return false }
     }
-    if core.usesSpeed {
-      guard let speed = speed(context), speed >= core.minimumSpeed, speed <= core.maximumSpeed
-      else { return false }
+    if usesCourse {
+      guard let course = course(context), conditionCores[Int(zone)].band.contains(course) else {
+        return false
+      }
     }
-    if core.usesCourse {
-      guard let course = course(context), core.band.contains(course) else { return false }
-    }
-    if core.usesTags, let tags = zoneConditions[zone]?.deviceTags {
+    if usesTags, let tags = zoneConditions[zone]?.deviceTags {
       return tags.admits(deviceTags[context.device] ?? [])
     }
     return true
   }
 
   /// The fix's speed (see ``ConditionContext``), derived at most once per fix: a device inside
-  /// several conditioned zones, or checked against each of its records, pays for it once.
+  /// several conditioned zones, or checked against each of its records, pays for it once (the
+  /// cache is emptied when the fix's context is made).
   @inline(__always)
   mutating func speed(_ context: ConditionContext) -> Double? {
     if let speed = context.fixSpeed { return speed }
-    refreshMotionCache(context)
     if !motionCache.hasSpeed {
       motionCache.speed = context.derivedSpeed
       motionCache.hasSpeed = true
@@ -118,7 +130,6 @@ extension ZoneEvaluator {
   @inline(__always)
   mutating func course(_ context: ConditionContext) -> Double? {
     if let course = context.fixCourse { return course }
-    refreshMotionCache(context)
     if !motionCache.hasCourse {
       motionCache.course = context.derivedCourse
       motionCache.hasCourse = true
@@ -126,24 +137,21 @@ extension ZoneEvaluator {
     return motionCache.course
   }
 
-  /// Starts the cache afresh for another fix.
-  @inline(__always)
-  mutating func refreshMotionCache(_ context: ConditionContext) {
-    guard motionCache.device != context.device || motionCache.time != context.time else { return }
-    motionCache = MotionCache(device: context.device, time: context.time)
-  }
-
   /// The fix's speed and course, each derived at most once per fix.
   mutating func motion(_ context: ConditionContext) -> FixMotion {
     FixMotion(speed: speed(context), course: course(context))
   }
 
-  /// Marks the records of zones whose conditions the current fix fails as hidden (they see
-  /// nothing of it), and clears the mark on the others.
+  /// Resets the records' marks for a new fix (``ZoneRecord/resetMarks()``) and marks those of
+  /// zones whose conditions the fix fails as hidden (they see nothing of it), in one pass.
   mutating func hideRecordsFailingConditions(_ records: inout [ZoneRecord], _ context: ConditionContext) {
-    for r in records.indices {
-      let zone = records[r].zone
-      records[r].isHiddenNow = !zoneCounts(zone, gate: zoneCores[Int(zone)].gate, context)
+    records.withUnsafeMutableBufferPointer { records in
+      for r in records.indices {
+        records[r].resetMarks()
+        let zone = records[r].zone
+        let gate = zoneCores.withUnsafeBufferPointer { $0[Int(zone)].gate }
+        records[r].isHiddenNow = !gate.isEmpty && !zoneCounts(zone, gate: gate, context)
+      }
     }
   }
 
@@ -162,10 +170,9 @@ extension ZoneEvaluator {
   }
 }
 
-/// The derived speed and course of one fix (device and time), kept while the fix is evaluated.
+/// The derived speed and course of the fix being evaluated (emptied when its
+/// ``ConditionContext`` is made).
 struct MotionCache {
-  var device: Int32 = -1
-  var time = Timestamp(microsecondsSinceEpoch: .min)
   var hasSpeed = false
   var hasCourse = false
   var speed: Double?

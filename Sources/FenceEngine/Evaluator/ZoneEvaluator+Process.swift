@@ -531,26 +531,30 @@ extension ZoneEvaluator {
     measuringBoundary: Bool
   ) -> Double {
     var boundary = Double.infinity
-    records.withUnsafeMutableBufferPointer { records in
-      for r in records.indices {
-        records[r].isInsideNow = false
-        records[r].fenceNow = -1
-        records[r].checkedInUntil = nil
+    if let context {
+      // The records' marks reset, and those of zones whose conditions the fix fails hidden.
+      hideRecordsFailingConditions(&records, context)
+    } else {
+      records.withUnsafeMutableBufferPointer { records in
+        for r in records.indices { records[r].resetMarks() }
       }
     }
-    if let context { hideRecordsFailingConditions(&records, context) }
     /// Files a fence holding the position under its zone (the zone's best-ranked fence wins).
     func mark(_ slot: Int32, _ known: Position?) {
+      let core = elementCores[Int(slot)]
       // A fence of a dormant zone, or of one whose conditions the fix fails, holds nothing.
-      let gate = elementCores[Int(slot)].gate
-      if !gate.isEmpty, !zoneCounts(elementCores[Int(slot)].zone, gate: gate, context) { return }
+      if core.gate.contains(.dormant) { return }
+      let (r, found) = records.recordIndex(of: core.zone)
+      if core.gate.contains(.conditioned), let context {
+        // A zone the device has a record of was judged with the records.
+        if found ? records[r].isHiddenNow : !passesConditions(core.zone, context) { return }
+      }
       if measuringBoundary {
         let known = known ?? Position(coordinate)
         position = known
         boundary = min(boundary, fenceDistanceToBoundary(slot, from: known))
       }
-      let core = elementCores[Int(slot)]
-      let r = records.ensureRecord(for: core.zone)
+      if !found { records.insertRecord(for: core.zone, at: r) }
       // Both writes under one uniqueness check.
       records.withUnsafeMutableBufferPointer { records in
         let best = records[r].fenceNow
