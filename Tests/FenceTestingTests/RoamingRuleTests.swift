@@ -141,8 +141,17 @@ import Testing
     #expect(result.events.first?.roamingDevice == "boat")
   }
 
-  @Test func aSnapshotAfterEveryFixGivesTheEventsOfAnUninterruptedRun() throws {
-    let zone = roaming(rules: .init(minimumRetriggerTime: 30, dwell: 40, exitConfirmations: 2))
+  @Test(arguments: [false, true])
+  func aSnapshotAfterEveryFixGivesTheEventsOfAnUninterruptedRun(scheduled: Bool) throws {
+    var rules = ZoneRules(minimumRetriggerTime: 30, dwell: 40, exitConfirmations: 2)
+    if scheduled {
+      // Closed from 10:02 to 10:03: the pairs checked in then are checked out at 10:02.
+      rules.schedule = ZoneSchedule(
+        timeZone: "UTC",
+        windows: [.init(days: [.mon], from: .init(parsing: "09:00")!, to: .init(parsing: "10:02")!),
+                  .init(days: [.mon], from: .init(parsing: "10:03")!, to: .init(parsing: "12:00")!)])
+    }
+    let zone = roaming(rules: rules)
     var s = scenario(zone)
     s.add(DeviceScript("tug-1").fix(at: depot, "10:00:00").move(to: depot.moved(north: 900), speed: 5, every: 20))
     s.add(DeviceScript("tug-2", every: 15).fix(at: depot.moved(east: 300), "10:00:05").stay(for: 300))
@@ -166,25 +175,97 @@ import Testing
     // The run exercised pairs: check-ins with both tugs, a dwell and a check-out.
     let kinds = Set(plainEvents.map(\.kind))
     #expect(kinds == [.checkIn, .dwell, .checkOut])
+    #expect(plainEvents.filter { $0.checkOutReason == .scheduleClosed }.count == (scheduled ? 2 : 0))
     #expect(Set(plainEvents.compactMap(\.roamingDevice)) == ["tug-1", "tug-2"])
   }
 
-  @Test func roamingZonesRefuseFencesAndTimedRules() throws {
+  @Test func roamingZonesRefuseFences() throws {
     var withFence = roaming()
     withFence.fences = [try .circle(id: "f", center: depot, radius: 10)]
     var evaluator = ZoneEvaluator()
     #expect(throws: ZoneError(zone: "near-tug", fault: .roamingZoneWithFences)) {
       try evaluator.add(withFence)
     }
+    #expect(evaluator.zoneCount == 0)
+  }
+
+  // MARK: - With a schedule, a lifetime, exitOnRemove
+
+  /// A tug at the depot, a barge next to it from 09:58 a fix a minute until 10:10.
+  func escortedBarge(_ zone: Zone) -> Scenario {
+    var s = scenario(zone)
+    s.add(DeviceScript("tug-1").fix(at: depot, "09:57:00"))
+    var barge = DeviceScript("barge").fix(at: depot.moved(north: 100), "09:58:00")
+    for _ in 1...12 { barge = barge.fix(at: depot.moved(north: 100), after: 60) }
+    s.add(barge)
+    return s
+  }
+
+  @Test func aClosingWindowChecksOutEveryPairAtTheClosingInstantAndAnOpeningChecksInAgain() throws {
+    var rules = ZoneRules()
+    rules.schedule = ZoneSchedule(
+      timeZone: "UTC",
+      windows: [.init(days: [.mon], from: .init(parsing: "10:00")!, to: .init(parsing: "10:05")!),
+                .init(days: [.mon], from: .init(parsing: "10:08")!, to: .init(parsing: "12:00")!)])
+    let result = try escortedBarge(roaming(rules: rules)).run()
+    result.expectEvents([
+      .checkIn("near-tug", at: "10:00:00", device: "barge"),
+      .checkOut("near-tug", at: "10:05:00", duration: 300, device: "barge", reason: .scheduleClosed),
+      .checkIn("near-tug", at: "10:08:00", device: "barge"),
+    ])
+    let closing = result.events[1]
+    #expect(closing.roamingDevice == "tug-1")
+    #expect(abs(try #require(closing.distance) - WGS84.distance(depot, depot.moved(north: 100))) < 1e-9)
+    #expect(closing.latitude == depot.moved(north: 100).latitude)
+  }
+
+  @Test func anEndedLifetimeChecksOutPairsOnlyWithExitOnRemove() throws {
+    var rules = ZoneRules()
+    rules.validUntil = try at("10:03:30")
+    try escortedBarge(roaming(rules: rules)).run().expectEvents([
+      .checkIn("near-tug", at: "09:58:00", device: "barge")
+    ])
+    rules.exitOnRemove = true
+    try escortedBarge(roaming(rules: rules)).run().expectEvents([
+      .checkIn("near-tug", at: "09:58:00", device: "barge"),
+      .checkOut("near-tug", at: "10:03:30", duration: 330, device: "barge", reason: .zoneRemoved),
+    ])
+    // validFrom: the pair appears then, as for a zone added then (initial trigger).
+    rules = ZoneRules()
+    rules.validFrom = try at("10:03:30")
+    try escortedBarge(roaming(rules: rules)).run().expectEvents([
+      .checkIn("near-tug", at: "10:04:00", device: "barge")
+    ])
+  }
+
+  @Test func removingOrReplacingARoamingZoneWithExitOnRemoveChecksOutItsPairs() throws {
     var rules = ZoneRules()
     rules.exitOnRemove = true
-    #expect(
-      throws: ZoneError(
-        zone: "near-tug",
-        fault: .invalidRoaming("roam cannot be combined with schedule, validFrom, validUntil or exitOnRemove"))
-    ) {
-      try evaluator.add(roaming(rules: rules))
-    }
-    #expect(evaluator.zoneCount == 0)
+    var removed = escortedBarge(roaming(rules: rules))
+    removed.at("10:03:30", .remove(zoneID: "near-tug"))
+    try removed.run().expectEvents([
+      .checkIn("near-tug", at: "09:58:00", device: "barge"),
+      .checkOut("near-tug", at: "10:03:00", duration: 300, device: "barge", reason: .zoneRemoved),
+    ])
+    // Replaced by a zone that no longer roams: the pairs go as on a removal.
+    var replaced = escortedBarge(roaming(rules: rules))
+    let fixed = try Zone.circle("near-tug", center: depot.moved(north: 5000), radius: 100)
+    replaced.at("10:03:30", .add(fixed))
+    try replaced.run().expectEvents([
+      .checkIn("near-tug", at: "09:58:00", device: "barge"),
+      .checkOut("near-tug", at: "10:03:00", duration: 300, device: "barge", reason: .zoneRemoved),
+    ])
+    // Replaced by a roaming version too small to hold the barge: the next fix checks it out,
+    // as an exit (no reason).
+    var shrunk = escortedBarge(roaming(rules: rules))
+    shrunk.at("10:03:30", .add(roaming(50, rules: rules)))
+    try shrunk.run().expectEvents([
+      .checkIn("near-tug", at: "09:58:00", device: "barge"),
+      .checkOut("near-tug", at: "10:04:00", duration: 360, device: "barge"),
+    ])
+    // Without exitOnRemove a removal drops the pairs silently.
+    var silent = escortedBarge(roaming())
+    silent.at("10:03:30", .remove(zoneID: "near-tug"))
+    try silent.run().expectEvents([.checkIn("near-tug", at: "09:58:00", device: "barge")])
   }
 }

@@ -31,7 +31,7 @@ public struct ZoneError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidConditions(ConditionsError)
     /// `schedule` holds a value the engine refuses (an unknown time zone, say).
     case invalidSchedule(ScheduleError)
-    /// `roam` holds a value the engine refuses, or is combined with rules it does not support.
+    /// `roam` holds a value the engine refuses.
     case invalidRoaming(String)
     /// A roaming zone (`roam`) also has fences or GEOLINEs.
     case roamingZoneWithFences

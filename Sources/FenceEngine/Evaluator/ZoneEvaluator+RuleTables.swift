@@ -50,9 +50,17 @@ extension ZoneEvaluator {
   /// stamped with the engine's time and kept for the next fix or advance: devices checked in to
   /// a removed zone, and devices checked in to a replaced zone whose last accepted position no
   /// fence of the new version holds. Each such stay ends; a replaced zone keeps the device's MRT
-  /// window, opened at the check-out.
+  /// window, opened at the check-out. The check-outs of roaming pairs (`batch.roamingClosed`)
+  /// join them.
   mutating func checkOutOnRemoval(_ batch: RemovalBatch) {
     guard let now = time else { return }
+    guard !batch.exiting.isEmpty || !batch.replacedExiting.isEmpty else {
+      // Only roaming pairs (made before their zone's state went).
+      var closed = batch.roamingClosed
+      Self.sortClosings(&closed)
+      pendingEvents.append(contentsOf: closed)
+      return
+    }
     var closed: [ZoneEvent] = []
     let replaced = Set(batch.replacedExiting)
     for d in devices.indices where !devices[d].records.isEmpty {
@@ -72,10 +80,8 @@ extension ZoneEvaluator {
         }
       }
     }
-    closed.sort { a, b in
-      if a.zone != b.zone { return (a.zone ?? "") < (b.zone ?? "") }
-      return a.device < b.device
-    }
+    closed += batch.roamingClosed
+    Self.sortClosings(&closed)
     pendingEvents.append(contentsOf: closed)
   }
 

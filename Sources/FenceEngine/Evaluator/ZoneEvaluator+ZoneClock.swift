@@ -119,7 +119,8 @@ extension ZoneEvaluator {
   /// Ends every stay in the zones of `closing` at `instant`: a checked-in device whose stay will
   /// check out gets a check-out with the zone's reason (none for a zone whose lifetime ended
   /// without `exitOnRemove`: then no event); zones in `expiring` also drop their device state
-  /// (as a removal does), the others keep their MRT windows.
+  /// (as a removal does), the others keep their MRT windows. Roaming zones' pairs end the same
+  /// way (``closeRoamingStays(in:expiring:at:)``).
   mutating func closeStays(
     in closing: [Int32: CheckOutReason?], expiring: Set<Int32>, at instant: Timestamp,
     into events: inout [ZoneEvent]
@@ -142,12 +143,10 @@ extension ZoneEvaluator {
         devices[d].records.removeAll { expiring.contains($0.zone) }
       }
     }
-    if closed.count > 1 {
-      closed.sort { a, b in
-        if a.zone != b.zone { return (a.zone ?? "") < (b.zone ?? "") }
-        return a.device < b.device
-      }
+    if !roamingRecords.isEmpty {
+      closed += closeRoamingStays(in: closing, expiring: expiring, at: instant)
     }
+    Self.sortClosings(&closed)
     events.append(contentsOf: closed)
   }
 

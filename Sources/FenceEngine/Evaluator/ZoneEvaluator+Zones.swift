@@ -331,11 +331,6 @@ extension ZoneEvaluator {
       guard selectors.allSatisfy({ !$0.tags.isEmpty && !$0.tags.contains("") }) else {
         throw ZoneError(zone: zoneID, fault: .invalidRoaming("around and targets need non-empty tags"))
       }
-      guard rules.schedule == nil, !rules.hasLifetime, !rules.exitOnRemove else {
-        throw ZoneError(
-          zone: zoneID,
-          fault: .invalidRoaming("roam cannot be combined with schedule, validFrom, validUntil or exitOnRemove"))
-      }
     }
     if let from = rules.validFrom, let until = rules.validUntil, !(from < until) {
       throw ZoneError(zone: zoneID, fault: .invalidLifetime(validFrom: from, validUntil: until))
@@ -359,6 +354,9 @@ extension ZoneEvaluator {
     /// Replaced zones whose previous rules said `exitOnRemove`: devices checked in that no new
     /// fence holds check out.
     var replacedExiting: [Int32] = []
+    /// Check-outs of the roaming pairs of roaming zones removed (or replaced by a zone that no
+    /// longer roams) under `exitOnRemove`, made before their pairs were dropped.
+    var roamingClosed: [ZoneEvent] = []
   }
 
   /// Puts a validated zone in place; `prepared` holds its prepared polygons by fence index
@@ -430,6 +428,13 @@ extension ZoneEvaluator {
     }
     zoneSlots[Int(zoneSlot)] = CompiledZone(
       zone: zone, slots: ElementSlots(slots, fences: zone.fences.count))
+    if replaces, previousExitOnRemove, zone.rules.roam == nil, roaming.zones[zoneSlot] != nil,
+      let now = time
+    {
+      // A roaming zone replaced by one that no longer roams: its pairs go (`followRoaming`).
+      batch.roamingClosed += closeRoamingStays(
+        in: [zoneSlot: .some(.zoneRemoved)], expiring: [zoneSlot], at: now)
+    }
     let wasConditioned = zoneCores[Int(zoneSlot)].gate.contains(.conditioned) && replaces
     zoneCores[Int(zoneSlot)] = ZoneCore(zone.rules, addedSequence: addedSequence)
     if mapped != zoneSlot { fileZone(id: zone.id, slot: zoneSlot) }
@@ -567,6 +572,11 @@ extension ZoneEvaluator {
     guard let zone = zoneSlots[Int(slot)] else { return }
     if zone.rules.exitOnRemove {
       batch.exiting[slot] = (zone.zone.id, zone.zone.customData)
+      if roaming.zones[slot] != nil, let now = time {
+        // Its pairs are dropped with its rules: checked out first.
+        batch.roamingClosed += closeRoamingStays(
+          in: [slot: .some(.zoneRemoved)], expiring: [slot], at: now)
+      }
     }
     forgetRulesV2(zone: slot)
     zone.slots.forEach { removeElement(slot: $0, batch: &batch) }
@@ -580,7 +590,9 @@ extension ZoneEvaluator {
   mutating func finish(_ batch: RemovalBatch) {
     index(placed: batch.placed)
     if !batch.rescheduled.isEmpty { rescheduleDwells(zones: batch.rescheduled) }
-    if !batch.exiting.isEmpty || !batch.replacedExiting.isEmpty { checkOutOnRemoval(batch) }
+    if !batch.exiting.isEmpty || !batch.replacedExiting.isEmpty || !batch.roamingClosed.isEmpty {
+      checkOutOnRemoval(batch)
+    }
     guard !batch.zones.isEmpty || !batch.elements.isEmpty else { return }
     var removedZone = Array(repeating: false, count: zoneSlots.count)
     for slot in batch.zones { removedZone[Int(slot)] = true }

@@ -106,13 +106,14 @@ extension ZoneEvaluator {
     dwellQueue = queue
     stayCounter = snapshot.stayCounter
     time = snapshot.time
-    pendingEvents = snapshot.pendingEvents
-    restartZoneClock()
     roamingRecords = roaming.records
     roamingDwellQueue = roaming.dwells
     roamingNextDeadline = roaming.dwells.map(\.deadline).min()
     // The carriers' index, from the restored devices' tags and latest fixes.
     rebuildRoamingIndex()
+    pendingEvents = snapshot.pendingEvents
+    // After the roaming pairs: it may end some (see `restartZoneClock`).
+    restartZoneClock()
     rejections = snapshot.rejections
     acceptedFixCount = snapshot.acceptedFixCount
     skippedFixCount = snapshot.skippedFixCount
