@@ -22,6 +22,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     // The store and the daemon only; the engine modules need nothing but GEOS and the toolchain.
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
@@ -45,10 +47,17 @@ let package = Package(
     .target(name: "FenceEngine", dependencies: ["FenceGeometry", "FenceIndex", "FenceGEOS"]),
     .target(name: "FenceFormats", dependencies: ["FenceEngine", "FenceGEOS", "CZlib"]),
     .target(name: "FenceTesting", dependencies: ["FenceEngine", "FenceGeometry"]),
-    /// The engine made durable: command log, events, snapshots, recovery (SQLite through GRDB).
+    /// The engine made durable: command log, events, snapshots, recovery (SQLite through GRDB,
+    /// or PostgreSQL through postgres-nio).
     .target(
       name: "FenceStore",
-      dependencies: ["FenceEngine", "FenceFormats", .product(name: "GRDB", package: "GRDB.swift")]),
+      dependencies: [
+        "FenceEngine", "FenceFormats", .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
 
     // MARK: - Command-line tool
 

@@ -1,0 +1,100 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// The tables of ``PostgresStorage``, created and migrated when a storage opens.
+///
+/// Versions are applied in order, each in one transaction with its row in
+/// `fk_schema_versions`, under a transaction-scoped advisory lock: several `fenced` processes
+/// starting together migrate once. A released version is never edited: add one. A database
+/// with a version this code does not know refuses to open (a newer `fenced` migrated it).
+enum PostgresSchema {
+  /// The advisory lock key of migrations (an arbitrary constant: "FKschema").
+  static let lockKey: Int64 = 0x464B_7363_6865_6D61
+
+  /// The schema's versions, oldest first.
+  static let versions: [(version: Int64, sql: [String])] = [
+    (
+      1,
+      [
+        """
+        CREATE TABLE fk_meta(
+          partition integer NOT NULL, key text NOT NULL, value text NOT NULL,
+          PRIMARY KEY (partition, key))
+        """,
+        """
+        CREATE TABLE fk_commands(
+          partition integer NOT NULL, seq bigint NOT NULL, kind bigint NOT NULL,
+          payload bytea NOT NULL, first_event_seq bigint NOT NULL, event_count bigint NOT NULL,
+          answer text NOT NULL, recorded_at timestamptz NOT NULL,
+          PRIMARY KEY (partition, seq))
+        """,
+        """
+        CREATE TABLE fk_events(
+          partition integer NOT NULL, seq bigint NOT NULL, command_seq bigint NOT NULL,
+          body text NOT NULL, recorded_at timestamptz NOT NULL,
+          PRIMARY KEY (partition, seq))
+        """,
+        """
+        CREATE TABLE fk_idempotency(
+          partition integer NOT NULL, key text NOT NULL, command_seq bigint NOT NULL,
+          answer text NOT NULL, recorded_at timestamptz NOT NULL,
+          PRIMARY KEY (partition, key))
+        """,
+        "CREATE TABLE fk_zone_sets(hash bigint PRIMARY KEY, body bytea NOT NULL)",
+        """
+        CREATE TABLE fk_snapshots(
+          partition integer NOT NULL, command_seq bigint NOT NULL, last_event_seq bigint NOT NULL,
+          zone_fingerprint bigint NOT NULL, zone_set bigint NOT NULL REFERENCES fk_zone_sets(hash),
+          evaluator bytea NOT NULL, taken_at timestamptz NOT NULL,
+          PRIMARY KEY (partition, command_seq))
+        """,
+        """
+        CREATE TABLE fk_cursors(
+          partition integer NOT NULL, name text NOT NULL, seq bigint NOT NULL,
+          PRIMARY KEY (partition, name))
+        """,
+      ]
+    )
+  ]
+
+  /// The newest version this code knows.
+  static var latest: Int64 { versions.last?.version ?? 0 }
+
+  /// Brings the database to ``latest``.
+  static func migrate(_ connection: PostgresConnection, logger: Logger) throws {
+    func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
+      do {
+        return try connection.query(query, logger: logger).wait()
+      } catch {
+        throw StoreError.storageFailed("PostgreSQL schema migration: \(describe(error))")
+      }
+    }
+    _ = try run("BEGIN")
+    do {
+      _ = try run("SELECT pg_advisory_xact_lock(\(lockKey))")
+      _ = try run(
+        """
+        CREATE TABLE IF NOT EXISTS fk_schema_versions(
+          version bigint PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+        """)
+      let applied = try run("SELECT version FROM fk_schema_versions ORDER BY version").map {
+        try $0.decode(Int64.self)
+      }
+      if let newest = applied.last, newest > latest {
+        throw StoreError.damaged(
+          "the PostgreSQL schema is at version \(newest); this version of FenceStore reads up to \(latest)")
+      }
+      for (version, statements) in versions where !applied.contains(version) {
+        for statement in statements { _ = try run(PostgresQuery(unsafeSQL: statement)) }
+        _ = try run("INSERT INTO fk_schema_versions(version) VALUES (\(version))")
+        logger.info("migrated the PostgreSQL schema", metadata: ["version": "\(version)"])
+      }
+      _ = try run("COMMIT")
+    } catch {
+      _ = try? run("ROLLBACK")
+      throw error
+    }
+  }
+}

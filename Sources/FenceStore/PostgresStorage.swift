@@ -1,0 +1,382 @@
+import FenceEngine
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+
+/// A ``FenceStorage`` in PostgreSQL, through postgres-nio: the same tables as
+/// ``SQLiteStorage`` (prefixed `fk_`), created and migrated by ``PostgresSchema`` when the
+/// storage opens.
+///
+/// Every row carries the `partition` it belongs to (this storage's ``partition``; 0 for one
+/// process owning every device): the partitioned scale-out of `fenced` keeps one command log,
+/// event log and snapshot series per partition in the same tables.
+///
+/// Commits are PostgreSQL transactions: ``append(_:)`` returns once the server reports the
+/// commit, which with PostgreSQL's default `synchronous_commit = on` means it is in the
+/// server's write-ahead log on disk. The writing methods use one connection, in command order;
+/// reads use others (opened on demand, kept for reuse), so that they never wait for a commit.
+///
+/// The protocol is synchronous: each call blocks its thread until the server answers (on
+/// postgres-nio's event loop threads, never on the caller's), which is what ``FenceStore``'s
+/// command and read queues expect.
+public final class PostgresStorage: FenceStorage {
+  /// The server and database, from a `postgres://user:password@host:port/database` URL.
+  public let settings: PostgresSettings
+  /// The partition whose rows this storage reads and writes.
+  public let partition: Int32
+
+  let logger: Logger
+  private let writer: LockedValue<PostgresConnection?>
+  private let idleReaders = LockedValue<[PostgresConnection]>([])
+  private let isClosed = LockedValue(false)
+
+  /// Connects to the database, creates or migrates the schema (``PostgresSchema``), and
+  /// returns the storage of `partition`.
+  ///
+  /// - Throws: ``StoreError/storageFailed(_:)`` when the server cannot be reached or refuses the
+  ///   login; ``StoreError/damaged(_:)`` when the schema is newer than this version reads.
+  public init(settings: PostgresSettings, partition: Int32 = 0, logger: Logger? = nil) throws {
+    self.settings = settings
+    self.partition = partition
+    self.logger = logger ?? Logger(label: "FenceStore.PostgresStorage")
+    let connection = try Self.connect(settings, logger: self.logger)
+    writer = LockedValue(connection)
+    do {
+      try PostgresSchema.migrate(connection, logger: self.logger)
+    } catch {
+      try? close()
+      throw error
+    }
+  }
+
+  /// Closes the connections of a storage that was not closed (postgres-nio requires it).
+  deinit {
+    try? close()
+  }
+
+  /// Opens a connection (blocking until the server answered the login).
+  static func connect(_ settings: PostgresSettings, logger: Logger) throws -> PostgresConnection {
+    do {
+      return try PostgresConnection.connect(
+        on: MultiThreadedEventLoopGroup.singleton.next(),
+        configuration: settings.connectionConfiguration, id: 0, logger: logger
+      ).wait()
+    } catch {
+      throw StoreError.storageFailed("cannot connect to PostgreSQL at \(settings.redacted): \(describe(error))")
+    }
+  }
+
+  // MARK: - Connections
+
+  /// Runs `body` on the writing connection (one caller at a time).
+  func write<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    try writer.withLock { connection in
+      guard let connection, !isClosed.withLock({ $0 }) else { throw StoreError.closed }
+      return try body(connection)
+    }
+  }
+
+  /// Runs `body` on a reading connection: an idle one, or a new one.
+  func read<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    guard !isClosed.withLock({ $0 }) else { throw StoreError.closed }
+    let connection = try idleReaders.withLock { $0.popLast() } ?? Self.connect(settings, logger: logger)
+    do {
+      let result = try body(connection)
+      idleReaders.withLock { $0.append(connection) }
+      return result
+    } catch {
+      // A connection that failed may be broken: it is not kept.
+      let closing: EventLoopFuture<Void> = connection.close()
+      closing.whenComplete { _ in }
+      throw error
+    }
+  }
+
+  /// Runs `query` and returns its rows, mapping postgres-nio's errors to ``StoreError``.
+  func rows(_ query: PostgresQuery, on connection: PostgresConnection) throws -> PostgresQueryResult {
+    do {
+      return try connection.query(query, logger: logger).wait()
+    } catch {
+      throw StoreError.storageFailed("PostgreSQL: \(describe(error))")
+    }
+  }
+
+  /// Runs `body` between `BEGIN` and `COMMIT` on the writing connection; a throw rolls back.
+  func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    try write { connection in
+      _ = try rows("BEGIN", on: connection)
+      do {
+        let result = try body(connection)
+        _ = try rows("COMMIT", on: connection)
+        return result
+      } catch {
+        _ = try? rows("ROLLBACK", on: connection)
+        throw error
+      }
+    }
+  }
+
+  // MARK: - Metadata
+
+  public func metadata(_ key: String) throws -> String? {
+    try read { connection in
+      try rows(
+        "SELECT value FROM fk_meta WHERE partition = \(partition) AND key = \(key)",
+        on: connection
+      ).first.map { try $0.decode(String.self) }
+    }
+  }
+
+  public func setMetadata(_ key: String, _ value: String) throws {
+    try write { connection in
+      _ = try rows(
+        """
+        INSERT INTO fk_meta(partition, key, value) VALUES (\(partition), \(key), \(value))
+        ON CONFLICT (partition, key) DO UPDATE SET value = EXCLUDED.value
+        """, on: connection)
+    }
+  }
+
+  // MARK: - Commands and events
+
+  public func append(_ commit: CommandCommit) throws {
+    let recordedAt = commit.recordedAt
+    try transaction { connection in
+      let payload = ByteBuffer(bytes: commit.payload)
+      let eventCount = Int64(commit.eventLines.count)
+      let kind = Int64(commit.kindCode)
+      _ = try rows(
+        """
+        INSERT INTO fk_commands(partition, seq, kind, payload, first_event_seq, event_count, answer, recorded_at)
+        VALUES (\(partition), \(commit.seq), \(kind), \(payload), \(commit.firstEventSeq), \(eventCount), \(commit.answer), \(recordedAt))
+        """, on: connection)
+      if !commit.eventLines.isEmpty {
+        // One statement for the command's events, whatever their number.
+        let seqs = (0..<eventCount).map { commit.firstEventSeq + $0 }
+        _ = try rows(
+          """
+          INSERT INTO fk_events(partition, seq, command_seq, body, recorded_at)
+          SELECT \(partition), s, \(commit.seq), b, \(recordedAt)
+          FROM unnest(\(seqs)::bigint[], \(commit.eventLines)::text[]) AS t(s, b)
+          """, on: connection)
+      }
+      if let key = commit.idempotencyKey {
+        _ = try rows(
+          """
+          INSERT INTO fk_idempotency(partition, key, command_seq, answer, recorded_at)
+          VALUES (\(partition), \(key), \(commit.seq), \(commit.answer), \(recordedAt))
+          """, on: connection)
+      }
+    }
+  }
+
+  public func answer(forIdempotencyKey key: String) throws -> (commandSeq: Int64, answer: String)? {
+    try read { connection in
+      try rows(
+        "SELECT command_seq, answer FROM fk_idempotency WHERE partition = \(partition) AND key = \(key)",
+        on: connection
+      ).first.map { try $0.decode((Int64, String).self) }
+    }
+  }
+
+  public func commands(after seq: Int64, limit: Int) throws -> [StoredCommandRecord] {
+    try read { connection in
+      try rows(
+        """
+        SELECT seq, kind, payload, first_event_seq, event_count FROM fk_commands
+        WHERE partition = \(partition) AND seq > \(seq) ORDER BY seq LIMIT \(Int64(limit))
+        """, on: connection
+      ).map { row in
+        let (seq, kind, payload, first, count) = try row.decode(
+          (Int64, Int64, ByteBuffer, Int64, Int64).self)
+        return StoredCommandRecord(
+          seq: seq, kindCode: Int(kind), payload: Array(payload.readableBytesView),
+          firstEventSeq: first, eventCount: Int(count))
+      }
+    }
+  }
+
+  public func head() throws -> (commandSeq: Int64, eventSeq: Int64) {
+    try read { connection in
+      if let row = try rows(
+        """
+        SELECT seq, first_event_seq + event_count - 1 FROM fk_commands
+        WHERE partition = \(partition) ORDER BY seq DESC LIMIT 1
+        """, on: connection
+      ).first {
+        return try row.decode((Int64, Int64).self)
+      }
+      // Every command compacted away: the latest snapshot knows where the log stood.
+      if let row = try rows(
+        """
+        SELECT command_seq, last_event_seq FROM fk_snapshots
+        WHERE partition = \(partition) ORDER BY command_seq DESC LIMIT 1
+        """, on: connection
+      ).first {
+        return try row.decode((Int64, Int64).self)
+      }
+      return (0, 0)
+    }
+  }
+
+  public func events(after seq: Int64, limit: Int) throws -> [StoredEvent] {
+    try read { connection in
+      try rows(
+        """
+        SELECT seq, body FROM fk_events WHERE partition = \(partition) AND seq > \(seq)
+        ORDER BY seq LIMIT \(Int64(limit))
+        """, on: connection
+      ).map { row in
+        let (seq, line) = try row.decode((Int64, String).self)
+        return StoredEvent(seq: seq, line: line)
+      }
+    }
+  }
+
+  // MARK: - Snapshots
+
+  public func writeSnapshot(_ snapshot: SnapshotRecord) throws {
+    let hash = Int64(bitPattern: snapshot.zoneSetHash ?? ContentHash.of(snapshot.zoneSet))
+    let fingerprint = Int64(bitPattern: snapshot.zoneFingerprint)
+    try transaction { connection in
+      // The zone set's bytes go over the wire only when the server does not hold them yet.
+      let known = try rows("SELECT 1 FROM fk_zone_sets WHERE hash = \(hash)", on: connection)
+      if known.first == nil {
+        _ = try rows(
+          """
+          INSERT INTO fk_zone_sets(hash, body) VALUES (\(hash), \(ByteBuffer(bytes: snapshot.zoneSet)))
+          ON CONFLICT (hash) DO NOTHING
+          """, on: connection)
+      }
+      _ = try rows(
+        """
+        INSERT INTO fk_snapshots(partition, command_seq, last_event_seq, zone_fingerprint, zone_set, evaluator, taken_at)
+        VALUES (\(partition), \(snapshot.commandSeq), \(snapshot.lastEventSeq), \(fingerprint), \(hash),
+                \(ByteBuffer(bytes: snapshot.evaluator)), \(snapshot.takenAt))
+        ON CONFLICT (partition, command_seq) DO UPDATE SET
+          last_event_seq = EXCLUDED.last_event_seq, zone_fingerprint = EXCLUDED.zone_fingerprint,
+          zone_set = EXCLUDED.zone_set, evaluator = EXCLUDED.evaluator, taken_at = EXCLUDED.taken_at
+        """, on: connection)
+    }
+  }
+
+  public func latestSnapshot() throws -> SnapshotRecord? {
+    try read { connection in
+      guard
+        let row = try rows(
+          """
+          SELECT s.command_seq, s.last_event_seq, s.zone_fingerprint, z.body, s.evaluator, s.taken_at,
+            s.zone_set
+          FROM fk_snapshots s JOIN fk_zone_sets z ON z.hash = s.zone_set
+          WHERE s.partition = \(partition)
+          ORDER BY s.command_seq DESC LIMIT 1
+          """, on: connection
+        ).first
+      else { return nil }
+      let (commandSeq, lastEventSeq, fingerprint, zoneSet, evaluator, takenAt, zoneSetHash) =
+        try row.decode((Int64, Int64, Int64, ByteBuffer, ByteBuffer, Date, Int64).self)
+      return SnapshotRecord(
+        commandSeq: commandSeq, lastEventSeq: lastEventSeq,
+        zoneFingerprint: UInt64(bitPattern: fingerprint),
+        zoneSet: Array(zoneSet.readableBytesView), zoneSetHash: UInt64(bitPattern: zoneSetHash),
+        evaluator: Array(evaluator.readableBytesView), takenAt: takenAt)
+    }
+  }
+
+  // MARK: - Cursors
+
+  public func cursor(_ name: String) throws -> Int64? {
+    try read { connection in
+      try rows(
+        "SELECT seq FROM fk_cursors WHERE partition = \(partition) AND name = \(name)",
+        on: connection
+      ).first.map { try $0.decode(Int64.self) }
+    }
+  }
+
+  public func setCursor(_ name: String, to seq: Int64) throws {
+    try write { connection in
+      _ = try rows(
+        """
+        INSERT INTO fk_cursors(partition, name, seq) VALUES (\(partition), \(name), \(seq))
+        ON CONFLICT (partition, name) DO UPDATE SET seq = EXCLUDED.seq
+        """, on: connection)
+    }
+  }
+
+  public func cursors() throws -> [String: Int64] {
+    try read { connection in
+      var result: [String: Int64] = [:]
+      for row in try rows(
+        "SELECT name, seq FROM fk_cursors WHERE partition = \(partition)", on: connection)
+      {
+        let (name, seq) = try row.decode((String, Int64).self)
+        result[name] = seq
+      }
+      return result
+    }
+  }
+
+  // MARK: - Compaction
+
+  public func compact(_ plan: CompactionPlan) throws -> CompactionReport {
+    try transaction { connection in
+      var report = CompactionReport()
+      func delete(_ query: PostgresQuery) throws -> Int {
+        let result = try rows(query, on: connection)
+        return Int(result.metadata.rows ?? 0)
+      }
+      report.commands = try delete(
+        "DELETE FROM fk_commands WHERE partition = \(partition) AND seq <= \(plan.commandsThrough)")
+      report.snapshots = try delete(
+        "DELETE FROM fk_snapshots WHERE partition = \(partition) AND command_seq < \(plan.commandsThrough)")
+      // Zone sets are shared by the partitions: one goes when no snapshot of any refers to it.
+      report.zoneSets = try delete(
+        "DELETE FROM fk_zone_sets WHERE hash NOT IN (SELECT zone_set FROM fk_snapshots)")
+      report.events = try delete(
+        """
+        DELETE FROM fk_events WHERE partition = \(partition) AND seq <= \(plan.eventsThrough)
+        AND recorded_at < \(plan.recordedBefore)
+        """)
+      report.idempotencyKeys = try delete(
+        """
+        DELETE FROM fk_idempotency WHERE partition = \(partition)
+        AND command_seq <= \(plan.commandsThrough) AND recorded_at < \(plan.recordedBefore)
+        """)
+      return report
+    }
+  }
+
+  public func close() throws {
+    let wasClosed = isClosed.withLock { closed in
+      defer { closed = true }
+      return closed
+    }
+    guard !wasClosed else { return }
+    let connections = writer.withLock { connection in
+      defer { connection = nil }
+      return connection.map { [$0] } ?? []
+    } + idleReaders.withLock { readers in
+      defer { readers = [] }
+      return readers
+    }
+    for connection in connections {
+      let closing: EventLoopFuture<Void> = connection.close()
+      try? closing.wait()
+    }
+  }
+}
+
+/// A short description of a postgres-nio error: the server's message when it sent one.
+func describe(_ error: any Error) -> String {
+  if let error = error as? PSQLError {
+    if let message = error.serverInfo?[.message] {
+      let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+      return message + code
+    }
+    return "\(error.code)"
+  }
+  return "\(error)"
+}

@@ -1,0 +1,222 @@
+import FenceEngine
+import FenceFormats
+@testable import FenceStore
+import FenceTestSupport
+import FenceTesting
+import Foundation
+import Testing
+
+/// `PostgresStorage` against a real PostgreSQL server (``TestPostgres``): each test in a
+/// database of its own. The reference is `SQLiteStorage`, given the same calls, and the
+/// library for a whole store.
+@Suite(.enabled(if: TestPostgres.isAvailable, "FENCEKIT_POSTGRES_URL names no PostgreSQL server (.ci/run starts one with Scripts/postgres)"))
+struct PostgresStorageTests {
+  /// Runs `body` with the settings of a fresh database, dropped afterwards.
+  func withDatabase<T>(_ label: String, _ body: (PostgresSettings) throws -> T) throws -> T {
+    let database = try TestPostgres.createDatabase(label)
+    defer { TestPostgres.dropDatabase(database.name) }
+    return try body(try PostgresSettings(url: database.url))
+  }
+
+  static let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+  /// The same calls on any storage; what each read gave, as text, in order.
+  static func exercise(_ storage: any FenceStorage) throws -> [String] {
+    var log: [String] = []
+    try storage.setMetadata("a", "1")
+    try storage.setMetadata("b", "2")
+    try storage.setMetadata("a", "3")
+    log.append("meta \(try storage.metadata("a") ?? "-") \(try storage.metadata("b") ?? "-") \(try storage.metadata("c") ?? "-")")
+    log.append("empty head \(try storage.head())")
+    var eventSeq: Int64 = 0
+    for seq in Int64(1)...6 {
+      let lines = (0..<Int(seq % 3) * 2).map { #"{"seq":\#(eventSeq + Int64($0) + 1),"n":"é\#(seq)"}"# }
+      try storage.append(
+        CommandCommit(
+          seq: seq, kindCode: Int(seq % 4), payload: Array(0..<UInt8(seq * 40)),
+          firstEventSeq: eventSeq + 1, eventLines: lines,
+          answer: #"{"command":\#(seq)}"#, idempotencyKey: seq % 2 == 0 ? "key-\(seq)" : nil,
+          recordedAt: start.addingTimeInterval(Double(seq) * 60)))
+      eventSeq += Int64(lines.count)
+    }
+    for key in ["key-2", "key-4", "key-5"] {
+      log.append("answer \(key) \(String(describing: try storage.answer(forIdempotencyKey: key)))")
+    }
+    for (after, limit) in [(0, 100), (2, 2), (6, 10)] {
+      log.append(
+        "commands \(after) \(limit) "
+          + (try storage.commands(after: Int64(after), limit: limit).map {
+            "\($0.seq)/\($0.kindCode)/\($0.payload.count)/\($0.payload.last ?? 0)/\($0.firstEventSeq)/\($0.eventCount)"
+          }).joined(separator: " "))
+    }
+    log.append("head \(try storage.head())")
+    for (after, limit) in [(0, 100), (3, 2)] {
+      log.append(
+        "events \(after) \(limit) "
+          + (try storage.events(after: Int64(after), limit: limit).map { "\($0.seq)=\($0.line)" })
+          .joined(separator: " "))
+    }
+    let zoneSet = Array("{\"type\":\"FeatureCollection\",\"features\":[]}".utf8)
+    for commandSeq in [Int64(3), 5] {
+      try storage.writeSnapshot(
+        SnapshotRecord(
+          commandSeq: commandSeq, lastEventSeq: commandSeq * 2, zoneFingerprint: UInt64.max - 7,
+          zoneSet: zoneSet, evaluator: Array(repeating: UInt8(commandSeq), count: 100),
+          takenAt: start.addingTimeInterval(Double(commandSeq))))
+    }
+    if let latest = try storage.latestSnapshot() {
+      log.append(
+        "snapshot \(latest.commandSeq) \(latest.lastEventSeq) \(latest.zoneFingerprint) \(latest.zoneSet == zoneSet) \(latest.zoneSetHash.map(String.init) ?? "-") \(latest.evaluator.count) \(latest.evaluator.first ?? 0) \(latest.takenAt.timeIntervalSince1970)")
+    }
+    try storage.setCursor("webhook-1", to: 4)
+    try storage.setCursor("webhook-2", to: 1)
+    try storage.setCursor("webhook-1", to: 9)
+    log.append("cursor \(try storage.cursor("webhook-1") ?? -1) \(try storage.cursor("none") ?? -1) \(try storage.cursors().sorted { $0.key < $1.key })")
+    let report = try storage.compact(
+      CompactionPlan(
+        commandsThrough: 5, eventsThrough: 4, recordedBefore: start.addingTimeInterval(5 * 60)))
+    log.append("compacted \(report)")
+    log.append("after compaction \(try storage.head()) \(try storage.commands(after: 0, limit: 10).map(\.seq)) \(try storage.events(after: 0, limit: 100).map(\.seq)) \(String(describing: try storage.answer(forIdempotencyKey: "key-2"))) \(String(describing: try storage.answer(forIdempotencyKey: "key-6")))")
+    return log
+  }
+
+  @Test func theSameCallsReadBackAsFromSQLite() throws {
+    let expected = try withTemporaryDirectory("reference") { directory in
+      let sqlite = try SQLiteStorage(path: directory.sub("fence.sqlite"))
+      defer { try? sqlite.close() }
+      return try Self.exercise(sqlite)
+    }
+    // The reference's own figures, so that a wrong reference cannot pass both.
+    #expect(expected[0] == "meta 3 2 -")
+    #expect(expected[1] == "empty head (commandSeq: 0, eventSeq: 0)")
+    #expect(expected.contains("head (commandSeq: 6, eventSeq: 12)"))
+    #expect(expected.contains("commands 2 2 3/3/120/119/7/0 4/0/160/159/7/2"))
+    #expect(expected.last == "after compaction (commandSeq: 6, eventSeq: 12) [6] [5, 6, 7, 8, 9, 10, 11, 12] nil Optional((commandSeq: 6, answer: \"{\\\"command\\\":6}\"))")
+    let actual = try withDatabase("contract") { settings in
+      let storage = try PostgresStorage(settings: settings)
+      defer { try? storage.close() }
+      return try Self.exercise(storage)
+    }
+    #expect(actual == expected)
+  }
+
+  @Test func partitionsOfOneDatabaseSeeOnlyTheirRows() throws {
+    try withDatabase("partitions") { settings in
+      let first = try PostgresStorage(settings: settings, partition: 0)
+      let second = try PostgresStorage(settings: settings, partition: 7)
+      defer {
+        try? first.close()
+        try? second.close()
+      }
+      try first.append(
+        CommandCommit(
+          seq: 1, kindCode: 1, payload: [1], firstEventSeq: 1, eventLines: ["{\"seq\":1}"],
+          answer: "{}", idempotencyKey: "k", recordedAt: Self.start))
+      try second.setCursor("c", to: 3)
+      #expect(try first.head() == (1, 1))
+      #expect(try second.head() == (0, 0))
+      #expect(try second.events(after: 0, limit: 10).isEmpty)
+      #expect(try second.answer(forIdempotencyKey: "k") == nil)
+      #expect(try first.cursors().isEmpty)
+      #expect(try second.cursors() == ["c": 3])
+      // The same seq in another partition is another row.
+      try second.append(
+        CommandCommit(
+          seq: 1, kindCode: 1, payload: [2], firstEventSeq: 1, eventLines: [],
+          answer: "{}", idempotencyKey: "k", recordedAt: Self.start))
+      #expect(try second.commands(after: 0, limit: 5).map(\.payload) == [[2]])
+    }
+  }
+
+  @Test func aStoreOnPostgreSQLGivesTheLibrarysEventsAndRecovers() async throws {
+    try await offThePool {
+      let commands = try Harbor.commands(batchSize: 500)
+      let reference = try Reference.run(commands)
+      #expect(reference.lines.count == 57)
+      try withDatabase("harbor") { settings in
+        let store = try FenceStore(
+          storage: try PostgresStorage(settings: settings),
+          options: FenceStore.Options(snapshotEvery: 7))
+        #expect(store.recovery.isNew)
+        for (index, command) in commands.enumerated() {
+          expectAnswer(
+            try store.execute(command, idempotencyKey: "batch-\(index)"), reference.answers[index])
+        }
+        #expect(try allLines(store) == reference.lines)
+        // A batch sent again with its key: the first answer, nothing applied.
+        let again = try store.execute(commands[3], idempotencyKey: "batch-3")
+        expectAnswer(again, reference.answers[3], replay: true)
+        #expect(store.lastEventSeq == 57)
+        try store.close()
+
+        // Reopened on the same database: the snapshot of the close, the same log.
+        let reopened = try FenceStore(storage: try PostgresStorage(settings: settings))
+        #expect(reopened.recovery.snapshotCommandSeq == 20)
+        #expect(reopened.recovery.commandsReplayed == 0)
+        #expect(reopened.recovery.eventSeq == 57)
+        #expect(try allLines(reopened) == reference.lines)
+        try reopened.close()
+      }
+    }
+  }
+
+  @Test func withoutTheCloseSnapshotRecoveryReplaysTheCommandsAfterTheLastSnapshot() async throws {
+    try await offThePool {
+      let commands = try Harbor.commands(batchSize: 500)
+      let reference = try Reference.run(commands)
+      try withDatabase("replay") { settings in
+        // A store that is never closed (as after kill -9): its connections are simply dropped.
+        let storage = try PostgresStorage(settings: settings)
+        let store = try FenceStore(storage: storage, options: FenceStore.Options(snapshotEvery: 7))
+        for command in commands { _ = try store.execute(command) }
+        try storage.close()
+
+        let recovered = try FenceStore(storage: try PostgresStorage(settings: settings))
+        // Snapshots after commands 7 and 14; 6 commands replayed and checked.
+        #expect(recovered.recovery.snapshotCommandSeq == 14)
+        #expect(recovered.recovery.commandsReplayed == 6)
+        #expect(recovered.recovery.commandSeq == 20)
+        #expect(try allLines(recovered) == reference.lines)
+        try recovered.close()
+      }
+    }
+  }
+
+  @Test func theSchemaIsMigratedOnceAndANewerOneIsRefused() throws {
+    try withDatabase("schema") { settings in
+      let url = "postgres://\(settings.username)@\(settings.host):\(settings.port)/\(settings.database)"
+      try PostgresStorage(settings: settings).close()
+      try PostgresStorage(settings: settings).close()
+      #expect(try TestPostgres.psql(url, "SELECT string_agg(version::text, ',') FROM fk_schema_versions") == "1")
+      try TestPostgres.psql(url, "INSERT INTO fk_schema_versions(version) VALUES (99)")
+      #expect {
+        try PostgresStorage(settings: settings)
+      } throws: { error in
+        "\(error)".contains("the PostgreSQL schema is at version 99; this version of FenceStore reads up to 1")
+      }
+    }
+  }
+
+  @Test func badURLsAndUnreachableServersAreClearErrors() throws {
+    for (url, message) in [
+      ("mysql://u@h/d", "not a PostgreSQL URL"),
+      ("postgres://u@/d", "has no host"),
+      ("postgres://h:5432/d", "has no user"),
+      ("postgres://u:secret@h:5432/", "names no database"),
+    ] {
+      #expect {
+        try PostgresSettings(url: url)
+      } throws: { error in
+        "\(error)".contains(message) && !"\(error)".contains("secret")
+      }
+    }
+    let settings = try PostgresSettings(url: "postgresql://fk:p%40ss@127.0.0.1:1/fencekit")
+    #expect(settings == PostgresSettings(host: "127.0.0.1", port: 1, username: "fk", password: "p@ss", database: "fencekit"))
+    #expect(settings.redacted == "postgres://fk:***@127.0.0.1:1/fencekit")
+    #expect {
+      try PostgresStorage(settings: settings)
+    } throws: { error in
+      "\(error)".contains("cannot connect to PostgreSQL at postgres://fk:***@127.0.0.1:1/fencekit")
+    }
+  }
+}
