@@ -31,6 +31,13 @@ public struct DaemonSettings: Sendable {
   public enum Storage: String, Sendable, CaseIterable {
     case sqlite, memory
   }
+  /// When set, the store keeps everything in this PostgreSQL database instead
+  /// (``FenceStore/PostgresStorage``, partition 0), and ``dataDirectory`` is not used.
+  public var postgres: PostgresSettings?
+
+  /// Where the store is, for logs and messages: the data directory, or the PostgreSQL URL
+  /// without its password.
+  public var storeLocation: String { postgres?.redacted ?? dataDirectory }
   /// How often compaction runs and what it keeps (see ``FenceStore/compact(eventRetention:now:)``).
   public var eventRetentionSeconds: TimeInterval = 7 * 24 * 3600
   public var compactionIntervalSeconds: TimeInterval = 3600

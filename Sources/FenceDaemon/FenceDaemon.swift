@@ -42,8 +42,11 @@ public final class FenceDaemon: Sendable {
   public static func open(_ settings: DaemonSettings, logger: Logger) throws -> FenceDaemon {
     let digest = zoneFilesDigest(settings)
     var store: FenceStore?
-    if let digest, settings.storage == .sqlite,
-      FileManager.default.fileExists(atPath: SQLiteStorage.databasePath(in: settings.dataDirectory))
+    if let digest,
+      settings.postgres != nil
+        || (settings.storage == .sqlite
+          && FileManager.default.fileExists(
+            atPath: SQLiteStorage.databasePath(in: settings.dataDirectory)))
     {
       let opened = try openStore(settings, logger: logger)
       store = opened
@@ -101,6 +104,10 @@ public final class FenceDaemon: Sendable {
     let store: FenceStore
     do {
       switch settings.storage {
+      case .sqlite where settings.postgres != nil:
+        store = try FenceStore(
+          storage: try PostgresStorage(settings: settings.postgres!, logger: logger),
+          configuration: settings.engine, options: settings.store)
       case .sqlite:
         store = try FenceStore(
           directory: settings.dataDirectory, configuration: settings.engine,
@@ -110,13 +117,13 @@ public final class FenceDaemon: Sendable {
           storage: MemoryStorage(), configuration: settings.engine, options: settings.store)
       }
     } catch {
-      throw StartError(description: "\(settings.dataDirectory): \(error)", exitCode: 1)
+      throw StartError(description: "\(settings.storeLocation): \(error)", exitCode: 1)
     }
     let report = store.recovery
     logger.notice(
       "store recovered",
       metadata: [
-        "dir": "\(settings.dataDirectory)", "new": "\(report.isNew)",
+        "store": "\(settings.storeLocation)", "new": "\(report.isNew)",
         "snapshot": "\(report.snapshotCommandSeq.map(String.init) ?? "none")",
         "commandsReplayed": "\(report.commandsReplayed)", "fixesReplayed": "\(report.fixesReplayed)",
         "eventsVerified": "\(report.eventsVerified)", "commandSeq": "\(report.commandSeq)",

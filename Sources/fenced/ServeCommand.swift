@@ -19,8 +19,11 @@ struct ServeCommand: AsyncParsableCommand {
       that does not load, an unusable data directory or store), 2 on bad usage.
       """)
 
-  @Option(help: ArgumentHelp("The store's directory (SQLite, WAL); created when missing.", valueName: "dir"))
-  var data: String
+  @Option(help: ArgumentHelp("The store's directory (SQLite, WAL); created when missing. Not needed with --postgres.", valueName: "dir"))
+  var data: String?
+
+  @Option(help: ArgumentHelp("Keep the store in this PostgreSQL database instead of --data (postgres://user[:password]@host[:port]/database); the schema is created or migrated on start.", valueName: "url"))
+  var postgres: String?
 
   @Option(name: .customLong("zones"), help: ArgumentHelp("Make the zone set exactly these GeoJSON files (repeat for more).", valueName: "file"))
   var zoneFiles: [String] = []
@@ -65,6 +68,21 @@ struct ServeCommand: AsyncParsableCommand {
   var logLevel: String = "info"
 
   func validate() throws {
+    if let postgres {
+      do {
+        _ = try PostgresSettings(url: postgres)
+      } catch {
+        throw ValidationError("--postgres: \(error)")
+      }
+      guard storage == .sqlite else {
+        throw ValidationError("--storage memory and --postgres exclude each other.")
+      }
+      guard data == nil else {
+        throw ValidationError("--data and --postgres exclude each other: the store is in one place.")
+      }
+    } else if data == nil {
+      throw ValidationError("Give --data DIR (SQLite) or --postgres URL: where the store is kept.")
+    }
     guard hostAndPort != nil else {
       throw ValidationError("--listen must be host:port with a port from 0 to 65535, for example 127.0.0.1:7070.")
     }
@@ -97,7 +115,8 @@ struct ServeCommand: AsyncParsableCommand {
 
   /// The settings the options describe (`validate()` has passed).
   func settings(token: String?) -> DaemonSettings {
-    var settings = DaemonSettings(dataDirectory: data)
+    var settings = DaemonSettings(dataDirectory: data ?? "")
+    settings.postgres = postgres.flatMap { try? PostgresSettings(url: $0) }
     settings.zoneFiles = zoneFiles
     settings.zoneLoadOptions = zoneOptions.loadOptions
     settings.host = hostAndPort!.host

@@ -23,11 +23,16 @@ struct CrashRecoveryTests {
   /// Posts `batches` in order with keys `batch-i`, killing the daemon with SIGKILL at random
   /// moments (a seeded choice per batch, a random delay into the request) when `killing`.
   func run(
-    _ batches: [String], arguments: [String], end: Timestamp, killing: Bool, seed: UInt64
+    _ batches: [String], arguments: [String], end: Timestamp, killing: Bool, seed: UInt64,
+    onPostgres: Bool = false
   ) async throws -> RunResult {
     let directory = DaemonProcess.temporaryDirectory("crash")
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    var daemon = try DaemonProcess(dataDirectory: directory, arguments: arguments)
+    // On PostgreSQL: a database of this run's own.
+    let database = onPostgres ? try TestPostgres.createDatabase("crash") : nil
+    defer { if let database { TestPostgres.dropDatabase(database.name) } }
+    let postgres = database?.url
+    var daemon = try DaemonProcess(dataDirectory: directory, arguments: arguments, postgres: postgres)
     var random = SeededGenerator(seed: seed)
     var answers: [String] = []
     var kills = 0
@@ -64,13 +69,13 @@ struct CrashRecoveryTests {
         await killer.value
         daemon.kill()
         kills += 1
-        daemon = try DaemonProcess(dataDirectory: directory, arguments: arguments)
+        daemon = try DaemonProcess(dataDirectory: directory, arguments: arguments, postgres: postgres)
       }
     }
     let events = try await DaemonClient(baseURL: daemon.baseURL).allEvents()
     // A clean stop writes a snapshot and exits 0; the restarted daemon serves the same log.
     #expect(daemon.terminate() == 0)
-    daemon = try DaemonProcess(dataDirectory: directory, arguments: arguments)
+    daemon = try DaemonProcess(dataDirectory: directory, arguments: arguments, postgres: postgres)
     let again = try await DaemonClient(baseURL: daemon.baseURL).allEvents()
     #expect(again == events)
     #expect(daemon.standardError.contains("commandsReplayed=0"))
@@ -81,12 +86,24 @@ struct CrashRecoveryTests {
   /// Runs `fixes` through the daemon uninterrupted and twice with random SIGKILLs, and
   /// through `fencebench run`, with the same zone file and options; every log must be the same.
   func expectCrashesChangeNothing(
-    zones: String, fixes: [LocationFix], batchSize: Int, options: [String] = []
+    zones: String, fixes: [LocationFix], batchSize: Int, options: [String] = [],
+    alsoOnPostgres: Bool = false
   ) async throws -> [String] {
     let batches = TestFixes.batches(fixes, size: batchSize)
     let end = fixes.last!.time
     let arguments = ["--zones", zones, "--snapshot-every", "4"] + options
     let reference = try await run(batches, arguments: arguments, end: end, killing: false, seed: 1)
+
+    if alsoOnPostgres {
+      // The same on PostgreSQL (`--postgres`): uninterrupted, then killed at random moments.
+      for (seed, killing) in [(UInt64(1), false), (9, true)] {
+        let run = try await run(
+          batches, arguments: arguments, end: end, killing: killing, seed: seed, onPostgres: true)
+        #expect(run.events == reference.events, "PostgreSQL, seed \(seed)")
+        #expect(run.answers == reference.answers, "PostgreSQL, seed \(seed)")
+        if killing { #expect(run.kills >= 3, "PostgreSQL killed only \(run.kills) times") }
+      }
+    }
 
     // Gapless seq from 1, ids unique.
     let seqs = reference.events.map { line -> Int in
@@ -134,7 +151,8 @@ struct CrashRecoveryTests {
 
   @Test func theHarborHourKilledAtRandomMomentsGivesTheUninterruptedLogAndFencebenchs() async throws {
     let events = try await expectCrashesChangeNothing(
-      zones: TestFixes.harborZones, fixes: try TestFixes.harborHour(), batchSize: 250)
+      zones: TestFixes.harborZones, fixes: try TestFixes.harborHour(), batchSize: 250,
+      alsoOnPostgres: TestPostgres.isAvailable)
     #expect(events.count == 57)
   }
 

@@ -207,6 +207,24 @@ final class DaemonAPITests {
     #expect(badZones.status == 1)
     #expect(badZones.standardError.contains("tz-world-magadan-invalid.geojson"))
     #expect(!FileManager.default.fileExists(atPath: directory + "-y"))
+    // Where the store is: --data or --postgres, one of them, and a PostgreSQL URL that reads.
+    let nowhere = try DaemonProcess.runToExit(["serve"])
+    #expect(nowhere.status == 2)
+    #expect(nowhere.standardError.contains("Give --data DIR (SQLite) or --postgres URL"))
+    let both = try DaemonProcess.runToExit([
+      "serve", "--data", directory + "-z", "--postgres", "postgres://u@127.0.0.1/d",
+    ])
+    #expect(both.status == 2)
+    #expect(both.standardError.contains("--data and --postgres exclude each other"))
+    let badURL = try DaemonProcess.runToExit(["serve", "--postgres", "postgres://u:secret@127.0.0.1/"])
+    #expect(badURL.status == 2)
+    #expect(badURL.standardError.contains("names no database"))
+    #expect(!badURL.standardError.contains("secret"))
+    // A server that is not there: exit 1 (bad input), naming it without the password.
+    let unreachable = try DaemonProcess.runToExit(["serve", "--postgres", "postgres://u:secret@127.0.0.1:1/d"])
+    #expect(unreachable.status == 1)
+    #expect(unreachable.standardError.contains("cannot connect to PostgreSQL at postgres://u:***@127.0.0.1:1/d"))
+    #expect(!unreachable.standardError.contains("secret"))
   }
 }
 

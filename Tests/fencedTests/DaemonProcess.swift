@@ -33,13 +33,15 @@ final class DaemonProcess: @unchecked Sendable {
   /// The repository's root folder (where `Fixtures/` is).
   static var repositoryRoot: String { String(fixturePath("").dropLast("/Fixtures/".count)) }
 
-  /// Starts `fenced serve --data DIR --listen 127.0.0.1:0 ARGUMENTS` and waits until it listens.
-  init(dataDirectory: String, arguments: [String] = []) throws {
+  /// Starts `fenced serve --data DIR --listen 127.0.0.1:0 ARGUMENTS` and waits until it listens;
+  /// with `postgres`, `--postgres URL` instead of `--data` (DIR then only names its log).
+  init(dataDirectory: String, arguments: [String] = [], postgres: String? = nil) throws {
     self.dataDirectory = dataDirectory
     self.arguments = arguments
     errorLog = dataDirectory + ".stderr.log"
     process.executableURL = URL(fileURLWithPath: Self.binary("fenced"))
-    process.arguments = ["serve", "--data", dataDirectory, "--listen", "127.0.0.1:0"] + arguments
+    let store = postgres.map { ["--postgres", $0] } ?? ["--data", dataDirectory]
+    process.arguments = ["serve"] + store + ["--listen", "127.0.0.1:0"] + arguments
     process.currentDirectoryURL = URL(fileURLWithPath: Self.repositoryRoot)
     let output = Pipe()
     process.standardOutput = output
