@@ -207,6 +207,10 @@ public final class FenceStore: Sendable {
           seq: seq, kindCode: command.kindCode, payload: payload, firstEventSeq: firstEventSeq,
           eventLines: lines, answer: answer.json, idempotencyKey: idempotencyKey,
           recordedAt: Date()))
+    } catch let error as StoreError where error.isLeaseLost {
+      // Another owner writes this partition now: this store must not go on.
+      state.isClosed = true
+      throw error
     } catch {
       // The engine moved but the log did not: put the engine back as the log has it.
       do {

@@ -56,7 +56,17 @@ enum PostgresSchema {
           PRIMARY KEY (partition, name))
         """,
       ]
-    )
+    ),
+    (
+      2,
+      [
+        """
+        CREATE TABLE fk_leases(
+          partition integer PRIMARY KEY, owner text NOT NULL, token bigint NOT NULL,
+          expires_at timestamptz NOT NULL)
+        """
+      ]
+    ),
   ]
 
   /// The newest version this code knows.

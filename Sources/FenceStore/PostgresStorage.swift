@@ -11,7 +11,8 @@ import PostgresNIO
 ///
 /// Every row carries the `partition` it belongs to (this storage's ``partition``; 0 for one
 /// process owning every device): the partitioned scale-out of `fenced` keeps one command log,
-/// event log and snapshot series per partition in the same tables.
+/// event log and snapshot series per partition in the same tables, each written under a lease
+/// (``PartitionLeases``, ``fencingToken``).
 ///
 /// Commits are PostgreSQL transactions: ``append(_:)`` returns once the server reports the
 /// commit, which with PostgreSQL's default `synchronous_commit = on` means it is in the
@@ -26,6 +27,9 @@ public final class PostgresStorage: FenceStorage {
   public let settings: PostgresSettings
   /// The partition whose rows this storage reads and writes.
   public let partition: Int32
+  /// The fencing token of the lease this storage writes under (``PartitionLeases``), or `nil`
+  /// for a store that one process owns without leases.
+  public let fencingToken: Int64?
 
   let logger: Logger
   private let writer: LockedValue<PostgresConnection?>
@@ -37,9 +41,17 @@ public final class PostgresStorage: FenceStorage {
   ///
   /// - Throws: ``StoreError/storageFailed(_:)`` when the server cannot be reached or refuses the
   ///   login; ``StoreError/damaged(_:)`` when the schema is newer than this version reads.
-  public init(settings: PostgresSettings, partition: Int32 = 0, logger: Logger? = nil) throws {
+  ///
+  /// With `fencingToken`, every write first checks, in its own transaction, that the lease of
+  /// `partition` still holds that token, and fails with ``StoreError/leaseLost(partition:)``
+  /// when it does not.
+  public init(
+    settings: PostgresSettings, partition: Int32 = 0, fencingToken: Int64? = nil,
+    logger: Logger? = nil
+  ) throws {
     self.settings = settings
     self.partition = partition
+    self.fencingToken = fencingToken
     self.logger = logger ?? Logger(label: "FenceStore.PostgresStorage")
     let connection = try Self.connect(settings, logger: self.logger)
     writer = LockedValue(connection)
@@ -104,10 +116,18 @@ public final class PostgresStorage: FenceStorage {
   }
 
   /// Runs `body` between `BEGIN` and `COMMIT` on the writing connection; a throw rolls back.
+  /// Under a lease, the lease row is locked first and its token checked: a takeover waits for
+  /// this transaction, and a transaction after a takeover writes nothing.
   func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
     try write { connection in
       _ = try rows("BEGIN", on: connection)
       do {
+        if let fencingToken {
+          let current = try rows(
+            "SELECT token FROM fk_leases WHERE partition = \(partition) FOR SHARE", on: connection
+          ).first.map { try $0.decode(Int64.self) }
+          guard current == fencingToken else { throw StoreError.leaseLost(partition: partition) }
+        }
         let result = try body(connection)
         _ = try rows("COMMIT", on: connection)
         return result
@@ -130,7 +150,7 @@ public final class PostgresStorage: FenceStorage {
   }
 
   public func setMetadata(_ key: String, _ value: String) throws {
-    try write { connection in
+    try transaction { connection in
       _ = try rows(
         """
         INSERT INTO fk_meta(partition, key, value) VALUES (\(partition), \(key), \(value))
@@ -297,7 +317,7 @@ public final class PostgresStorage: FenceStorage {
   }
 
   public func setCursor(_ name: String, to seq: Int64) throws {
-    try write { connection in
+    try transaction { connection in
       _ = try rows(
         """
         INSERT INTO fk_cursors(partition, name, seq) VALUES (\(partition), \(name), \(seq))

@@ -18,6 +18,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case invalidCommand(String)
   /// The store is closed.
   case closed
+  /// Another process took over this store's partition (its lease holds a newer fencing token
+  /// than this store's, see ``PartitionLeases``): nothing was written, and the store closed.
+  case leaseLost(partition: Int32)
 
   public var description: String {
     switch self {
@@ -29,6 +32,16 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case .storageFailed(let reason): "the storage failed, nothing was applied: \(reason)"
     case .invalidCommand(let reason): "the command cannot be applied: \(reason)"
     case .closed: "the store is closed"
+    case .leaseLost(let partition):
+      "another process took over partition \(partition) (its lease has a newer fencing token); nothing was written and this store closed"
     }
+  }
+}
+
+extension StoreError {
+  /// Whether this is ``leaseLost(partition:)``.
+  public var isLeaseLost: Bool {
+    if case .leaseLost = self { return true }
+    return false
   }
 }

@@ -187,12 +187,12 @@ struct PostgresStorageTests {
       let url = "postgres://\(settings.username)@\(settings.host):\(settings.port)/\(settings.database)"
       try PostgresStorage(settings: settings).close()
       try PostgresStorage(settings: settings).close()
-      #expect(try TestPostgres.psql(url, "SELECT string_agg(version::text, ',') FROM fk_schema_versions") == "1")
+      #expect(try TestPostgres.psql(url, "SELECT string_agg(version::text, ',') FROM fk_schema_versions") == "1,2")
       try TestPostgres.psql(url, "INSERT INTO fk_schema_versions(version) VALUES (99)")
       #expect {
         try PostgresStorage(settings: settings)
       } throws: { error in
-        "\(error)".contains("the PostgreSQL schema is at version 99; this version of FenceStore reads up to 1")
+        "\(error)".contains("the PostgreSQL schema is at version 99; this version of FenceStore reads up to 2")
       }
     }
   }
@@ -217,6 +217,101 @@ struct PostgresStorageTests {
       try PostgresStorage(settings: settings)
     } throws: { error in
       "\(error)".contains("cannot connect to PostgreSQL at postgres://fk:***@127.0.0.1:1/fencekit")
+    }
+  }
+}
+
+/// `PartitionLeases` and the fencing of `PostgresStorage`'s writes: once another process took a
+/// partition over, the old owner's writes fail with `leaseLost` and leave nothing behind
+/// (`fenced.md`, "Scale-out": a paused old owner must never write after a new one took over).
+@Suite(.enabled(if: TestPostgres.isAvailable, "FENCEKIT_POSTGRES_URL names no PostgreSQL server (.ci/run starts one with Scripts/postgres)"))
+struct PartitionLeaseTests {
+  func withDatabase<T>(_ label: String, _ body: (PostgresSettings) throws -> T) throws -> T {
+    let database = try TestPostgres.createDatabase(label)
+    defer { TestPostgres.dropDatabase(database.name) }
+    return try body(try PostgresSettings(url: database.url))
+  }
+
+  func commit(_ seq: Int64) -> CommandCommit {
+    CommandCommit(
+      seq: seq, kindCode: 1, payload: [UInt8(seq)], firstEventSeq: seq,
+      eventLines: ["{\"seq\":\(seq)}"], answer: "{}", idempotencyKey: nil,
+      recordedAt: Date(timeIntervalSince1970: 1_800_000_000))
+  }
+
+  @Test func aLeaseIsHeldByOneOwnerUntilItExpiresOrIsReleasedAndEveryTakeoverRaisesTheToken() throws {
+    try withDatabase("leases") { settings in
+      let leases = try PartitionLeases(settings: settings)
+      defer { leases.close() }
+      let first = try #require(try leases.acquire(3, owner: "a", seconds: 60))
+      #expect(first == PartitionLeases.Lease(partition: 3, owner: "a", token: 1))
+      #expect(try leases.acquire(3, owner: "b", seconds: 60) == nil)
+      #expect(try leases.renew(first, seconds: 60))
+      // Another partition is another lease.
+      #expect(try leases.acquire(4, owner: "b", seconds: 60)?.token == 1)
+      // Released: taken at once, with the next token; the old one renews no more.
+      try leases.release(first)
+      let second = try #require(try leases.acquire(3, owner: "b", seconds: 60))
+      #expect(second.token == 2)
+      #expect(try !leases.renew(first, seconds: 60))
+      // Expired (a time to live of 0): taken over too.
+      let third = try #require(try leases.acquire(4, owner: "c", seconds: 60) ?? leases.acquire(4, owner: "b", seconds: 0))
+      #expect(third == PartitionLeases.Lease(partition: 4, owner: "b", token: 2))
+      let fourth = try #require(try leases.acquire(4, owner: "c", seconds: 60))
+      #expect(fourth.token == 3)
+      // The owner itself taking its lease again gets a new token (a restarted process).
+      #expect(try leases.acquire(4, owner: "c", seconds: 60)?.token == 4)
+      let all = try leases.leases()
+      #expect(all[3]?.owner == "b" && all[3]?.token == 2 && all[3]?.isLive == true)
+      #expect(all[4]?.owner == "c" && all[4]?.token == 4)
+    }
+  }
+
+  @Test func anOwnerWhosePartitionWasTakenOverWritesNothingAndItsStoreCloses() throws {
+    try withDatabase("fencing") { settings in
+      let leases = try PartitionLeases(settings: settings)
+      defer { leases.close() }
+      let old = try #require(try leases.acquire(0, owner: "a", seconds: 0))
+      let oldStorage = try PostgresStorage(settings: settings, partition: 0, fencingToken: old.token)
+      defer { try? oldStorage.close() }
+      try oldStorage.append(commit(1))
+      // Owner a is paused past its (zero-second) lease; b takes the partition over.
+      let new = try #require(try leases.acquire(0, owner: "b", seconds: 60))
+      #expect(new.token == old.token + 1)
+      #expect(throws: StoreError.leaseLost(partition: 0)) { try oldStorage.append(commit(2)) }
+      #expect(throws: StoreError.leaseLost(partition: 0)) { try oldStorage.setCursor("w", to: 1) }
+      #expect(throws: StoreError.leaseLost(partition: 0)) { try oldStorage.setMetadata("k", "v") }
+      // Nothing of those writes is there; the new owner goes on from command 1.
+      let newStorage = try PostgresStorage(settings: settings, partition: 0, fencingToken: new.token)
+      defer { try? newStorage.close() }
+      #expect(try newStorage.head() == (1, 1))
+      #expect(try newStorage.cursors().isEmpty)
+      try newStorage.append(commit(2))
+      #expect(try newStorage.head() == (2, 2))
+      // Reads need no lease: the old owner still reads what the new one wrote.
+      #expect(try oldStorage.events(after: 0, limit: 10).map(\.seq) == [1, 2])
+    }
+  }
+
+  @Test func aStoreOnALostLeaseAnswersLeaseLostAndThenIsClosed() async throws {
+    try await offThePool {
+      try withDatabase("store-fencing") { settings in
+        let leases = try PartitionLeases(settings: settings)
+        defer { leases.close() }
+        let lease = try #require(try leases.acquire(5, owner: "a", seconds: 0))
+        let store = try FenceStore(
+          storage: try PostgresStorage(settings: settings, partition: 5, fencingToken: lease.token))
+        _ = try store.execute(.addZones([Story.depot]))
+        #expect(try leases.acquire(5, owner: "b", seconds: 60) != nil)
+        #expect(throws: StoreError.leaseLost(partition: 5)) {
+          try store.execute(.fixes([fix("tug", 0, base)]))
+        }
+        #expect(throws: StoreError.closed) { try store.execute(.fixes([fix("tug", 1, base)])) }
+        // The log holds the zone command only.
+        let reader = try PostgresStorage(settings: settings, partition: 5)
+        defer { try? reader.close() }
+        #expect(try reader.head() == (1, 0))
+      }
     }
   }
 }

@@ -32,7 +32,9 @@ final class FencedProcess: @unchecked Sendable {
     _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
     _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
     process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = ["serve", "--data", dataDirectory, "--listen", "127.0.0.1:0"] + arguments
+    // With --postgres the store is in the database: the directory only names the logs.
+    let store = arguments.contains("--postgres") ? [] : ["--data", dataDirectory]
+    process.arguments = ["serve"] + store + ["--listen", "127.0.0.1:0"] + arguments
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
     process.standardInput = FileHandle.nullDevice

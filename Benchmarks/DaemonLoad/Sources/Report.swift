@@ -80,7 +80,7 @@ struct ReportCommand: ParsableCommand {
       }.min { abs($0.offset - position) < abs($1.offset - position) }?.element.1
       let ratio = memory.map { String(format: "%.2fx", $0.fixesPerSecond / row.fixesPerSecond) } ?? ""
       let cpu = (row.fencedUserSeconds + row.fencedSystemSeconds) / Double(row.fixesAcknowledged) * 1e6
-      let name = (row.storage == "memory" ? "memory" : "sqlite \(row.durability)") + (row.variant.map { ", \($0)" } ?? "")
+      let name = (row.storage == "sqlite" ? "sqlite \(row.durability)" : row.storage) + (row.variant.map { ", \($0)" } ?? "")
       out += "| \(name) | \(group(row.batchSize)) | \(row.clients) | \(group(row.fixesAcknowledged)) | \(group(row.requests)) "
       var withoutSlowest = ""
       if row.clients == 1, row.requests > 1 {
@@ -135,7 +135,7 @@ struct ReportCommand: ParsableCommand {
     out += "| storage | batch | batches | events | fixes/s | lag p50 ms | lag p99 ms | lag max ms | after answer p50 / p99 ms | batch answer p50 / p99 ms | polls |\n"
     out += "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
     for row in rows {
-      let name = (row.storage == "memory" ? "memory" : "sqlite \(row.durability)") + (row.variant.map { ", \($0)" } ?? "")
+      let name = (row.storage == "sqlite" ? "sqlite \(row.durability)" : row.storage) + (row.variant.map { ", \($0)" } ?? "")
       out += "| \(name) | \(group(row.batchSize)) | \(group(row.batches)) | \(group(row.eventsSeen)) of \(group(row.events)) "
       out += "| \(group(Int(row.fixesPerSecond))) | **\(ms(row.lagP50))** | **\(ms(row.lagP99))** | \(ms(row.lagMax)) "
       out += "| \(ms(row.afterAnswerP50)) / \(ms(row.afterAnswerP99)) | \(ms(row.batchLatencyP50)) / \(ms(row.batchLatencyP99)) | \(group(row.polls)) |\n"

@@ -4,8 +4,11 @@ import Foundation
 
 /// Storage and sync options shared by the scenarios that run one daemon.
 struct StoreOptions: ParsableArguments {
-  @Option(help: "fenced --storage: sqlite (durable) or memory (same HTTP path, nothing kept).")
+  @Option(help: "fenced --storage: sqlite (durable), memory (same HTTP path, nothing kept), or postgres (fenced --postgres with --postgres-url).")
   var storage: String = "sqlite"
+
+  @Option(help: ArgumentHelp("The PostgreSQL database of --storage postgres (an empty one per run).", valueName: "url"))
+  var postgresURL: String?
 
   @Option(help: "fenced --durability: full (sync every commit) or normal.")
   var durability: String = "full"
@@ -17,16 +20,28 @@ struct StoreOptions: ParsableArguments {
   var fixes: Int = 500_000
 
   func validate() throws {
-    guard ["sqlite", "memory"].contains(storage) else { throw ValidationError("--storage is sqlite or memory") }
+    guard ["sqlite", "memory", "postgres"].contains(storage) else {
+      throw ValidationError("--storage is sqlite, memory or postgres")
+    }
+    guard (storage == "postgres") == (postgresURL != nil) else {
+      throw ValidationError("--postgres-url goes with --storage postgres, and only with it")
+    }
     guard ["full", "normal"].contains(durability) else { throw ValidationError("--durability is full or normal") }
     guard batch >= 1, fixes >= 1 else { throw ValidationError("--batch and --fixes must be at least 1") }
   }
 
   var fencedArguments: [String] {
-    ["--storage", storage] + (storage == "sqlite" ? ["--durability", durability] : [])
+    if storage == "postgres", let postgresURL { return ["--postgres", postgresURL] }
+    return ["--storage", storage] + (storage == "sqlite" ? ["--durability", durability] : [])
   }
 
-  var name: String { storage == "memory" ? "memory" : "sqlite \(durability)" }
+  var name: String {
+    switch storage {
+    case "memory": return "memory"
+    case "postgres": return "postgres"
+    default: return "sqlite \(durability)"
+    }
+  }
 }
 
 /// Reads the track file and encodes the batches, printing what it did.
@@ -83,7 +98,7 @@ struct IngestCommand: AsyncParsableCommand {
       }
       let latencies = result.latencies
       let figures = IngestFigures(
-        storage: store.storage, durability: store.storage == "memory" ? "-" : store.durability,
+        storage: store.storage, durability: store.storage == "sqlite" ? store.durability : "-",
         variant: common.variant, batchSize: store.batch, clients: clients, requests: result.outcomes.count,
         fixesAcknowledged: result.fixesAcknowledged,
         accepted: result.outcomes.reduce(0) { $0 + $1.accepted },
@@ -270,7 +285,7 @@ struct LagCommand: AsyncParsableCommand {
       let after = Percentiles(afterAnswer)
       let latencies = result.latencies
       let figures = LagFigures(
-        storage: store.storage, durability: store.storage == "memory" ? "-" : store.durability,
+        storage: store.storage, durability: store.storage == "sqlite" ? store.durability : "-",
         variant: common.variant, batchSize: store.batch, batches: result.outcomes.count, fixes: result.fixesAcknowledged,
         events: result.outcomes.reduce(0) { $0 + $1.events }, eventsSeen: lags.count,
         fixesPerSecond: result.fixesPerSecond, lagP50: lag(50), lagP99: lag(99), lagMax: lag.max,

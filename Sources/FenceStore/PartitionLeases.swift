@@ -1,0 +1,120 @@
+import FenceEngine
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// Leases on partitions of a PostgreSQL store, with fencing tokens: which process may write a
+/// partition's commands and events (decision 0010).
+///
+/// A lease is a row of `fk_leases`: the partition, its owner, a token that grows by one at
+/// every change of owner, and an expiry in the database server's clock (so that the processes'
+/// clocks do not matter). A process takes a partition whose lease is free or expired, renews it
+/// well inside its time to live, and writes through a ``PostgresStorage`` made with the token
+/// it got. Every write transaction of that storage first locks the lease row and checks that it
+/// still holds the token; a process paused past its lease (a long GC pause, SIGSTOP, a network
+/// cut) whose partition was taken over therefore fails with ``StoreError/leaseLost(partition:)``
+/// instead of writing, whatever it believes about time.
+public final class PartitionLeases: Sendable {
+  /// One held lease.
+  public struct Lease: Hashable, Sendable {
+    public var partition: Int32
+    public var owner: String
+    /// The fencing token: larger than every earlier owner's.
+    public var token: Int64
+  }
+
+  public let settings: PostgresSettings
+  let connection: LockedValue<PostgresConnection?>
+  let logger: Logger
+
+  /// Connects to the store's database (migrating its schema, as ``PostgresStorage`` does).
+  public init(settings: PostgresSettings, logger: Logger? = nil) throws {
+    self.settings = settings
+    self.logger = logger ?? Logger(label: "FenceStore.PartitionLeases")
+    let opened = try PostgresStorage.connect(settings, logger: self.logger)
+    connection = LockedValue(opened)
+    do {
+      try PostgresSchema.migrate(opened, logger: self.logger)
+    } catch {
+      close()
+      throw error
+    }
+  }
+
+  deinit { close() }
+
+  /// Takes the lease of `partition` for `owner` for `seconds` when it is free, expired, or
+  /// already `owner`'s (then with a new token: a restarted owner must not share its old
+  /// incarnation's). `nil` when another owner holds it.
+  public func acquire(_ partition: Int32, owner: String, seconds: Double) throws -> Lease? {
+    let milliseconds = Int64((seconds * 1000).rounded())
+    let rows = try run(
+      """
+      INSERT INTO fk_leases(partition, owner, token, expires_at)
+      VALUES (\(partition), \(owner), 1, clock_timestamp() + \(milliseconds) * interval '1 millisecond')
+      ON CONFLICT (partition) DO UPDATE SET
+        owner = EXCLUDED.owner, token = fk_leases.token + 1, expires_at = EXCLUDED.expires_at
+      WHERE fk_leases.expires_at < clock_timestamp() OR fk_leases.owner = EXCLUDED.owner
+      RETURNING token
+      """)
+    return try rows.first.map { Lease(partition: partition, owner: owner, token: try $0.decode(Int64.self)) }
+  }
+
+  /// Extends a held lease by `seconds` from now; `false` when it was lost (another owner's
+  /// token is there now).
+  public func renew(_ lease: Lease, seconds: Double) throws -> Bool {
+    let milliseconds = Int64((seconds * 1000).rounded())
+    let rows = try run(
+      """
+      UPDATE fk_leases SET expires_at = clock_timestamp() + \(milliseconds) * interval '1 millisecond'
+      WHERE partition = \(lease.partition) AND token = \(lease.token)
+      RETURNING token
+      """)
+    return rows.first != nil
+  }
+
+  /// Gives a held lease up at once (another process may take it without waiting for expiry).
+  public func release(_ lease: Lease) throws {
+    _ = try run(
+      """
+      UPDATE fk_leases SET expires_at = clock_timestamp() - interval '1 millisecond'
+      WHERE partition = \(lease.partition) AND token = \(lease.token)
+      """)
+  }
+
+  /// Every lease, by partition: owner, token, and whether it is live now.
+  public func leases() throws -> [Int32: (owner: String, token: Int64, isLive: Bool)] {
+    var result: [Int32: (owner: String, token: Int64, isLive: Bool)] = [:]
+    for row in try run(
+      "SELECT partition, owner, token, expires_at > clock_timestamp() FROM fk_leases")
+    {
+      let (partition, owner, token, isLive) = try row.decode((Int32, String, Int64, Bool).self)
+      result[partition] = (owner, token, isLive)
+    }
+    return result
+  }
+
+  /// Closes the connection; later calls fail.
+  public func close() {
+    let closing = connection.withLock { connection in
+      defer { connection = nil }
+      return connection
+    }
+    if let closing {
+      let future: EventLoopFuture<Void> = closing.close()
+      try? future.wait()
+    }
+  }
+
+  private func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
+    try connection.withLock { connection in
+      guard let connection else { throw StoreError.closed }
+      do {
+        return try connection.query(query, logger: logger).wait()
+      } catch {
+        throw StoreError.storageFailed("PostgreSQL leases: \(describe(error))")
+      }
+    }
+  }
+}
