@@ -67,6 +67,23 @@ enum PostgresSchema {
         """
       ]
     ),
+    (
+      3,
+      [
+        "CREATE TABLE fk_partitioning(id integer PRIMARY KEY CHECK (id = 0), partitions integer NOT NULL)",
+        "CREATE TABLE fk_inbox_heads(partition integer PRIMARY KEY, seq bigint NOT NULL)",
+        """
+        CREATE TABLE fk_inbox(
+          partition integer NOT NULL, seq bigint NOT NULL, kind bigint NOT NULL,
+          payload bytea NOT NULL, received_at timestamptz NOT NULL,
+          PRIMARY KEY (partition, seq))
+        """,
+        """
+        CREATE TABLE fk_inbox_batches(
+          key text PRIMARY KEY, receipt text NOT NULL, received_at timestamptz NOT NULL)
+        """,
+      ]
+    ),
   ]
 
   /// The newest version this code knows.

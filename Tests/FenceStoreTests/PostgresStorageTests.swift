@@ -187,12 +187,12 @@ struct PostgresStorageTests {
       let url = "postgres://\(settings.username)@\(settings.host):\(settings.port)/\(settings.database)"
       try PostgresStorage(settings: settings).close()
       try PostgresStorage(settings: settings).close()
-      #expect(try TestPostgres.psql(url, "SELECT string_agg(version::text, ',') FROM fk_schema_versions") == "1,2")
+      #expect(try TestPostgres.psql(url, "SELECT string_agg(version::text, ',') FROM fk_schema_versions") == "1,2,3")
       try TestPostgres.psql(url, "INSERT INTO fk_schema_versions(version) VALUES (99)")
       #expect {
         try PostgresStorage(settings: settings)
       } throws: { error in
-        "\(error)".contains("the PostgreSQL schema is at version 99; this version of FenceStore reads up to 2")
+        "\(error)".contains("the PostgreSQL schema is at version 99; this version of FenceStore reads up to 3")
       }
     }
   }
@@ -311,6 +311,105 @@ struct PartitionLeaseTests {
         let reader = try PostgresStorage(settings: settings, partition: 5)
         defer { try? reader.close() }
         #expect(try reader.head() == (1, 0))
+      }
+    }
+  }
+}
+
+/// `PartitionInbox`: a command split by partition, each partition's inbox gapless and in commit
+/// order, zone changes in every partition, idempotency across processes, the partition count
+/// fixed at creation.
+@Suite(.enabled(if: TestPostgres.isAvailable, "FENCEKIT_POSTGRES_URL names no PostgreSQL server (.ci/run starts one with Scripts/postgres)"))
+struct PartitionInboxTests {
+  func withDatabase<T>(_ label: String, _ body: (PostgresSettings) throws -> T) throws -> T {
+    let database = try TestPostgres.createDatabase(label)
+    defer { TestPostgres.dropDatabase(database.name) }
+    return try body(try PostgresSettings(url: database.url))
+  }
+
+  @Test func devicesHashToFixedPartitions() {
+    // FNV-1a of the UTF-8, modulo the count: the same in every process and release.
+    let partitioning = DevicePartitioning(count: 64)
+    #expect(["tug", "barge", "367073680", "ferry-1", ""].map(partitioning.partition(of:)) == [
+      Int32(ContentHash.of(Array("tug".utf8)) % 64), Int32(ContentHash.of(Array("barge".utf8)) % 64),
+      Int32(ContentHash.of(Array("367073680".utf8)) % 64), Int32(ContentHash.of(Array("ferry-1".utf8)) % 64),
+      Int32(0xcbf2_9ce4_8422_2325 as UInt64 % 64),
+    ])
+    #expect(ContentHash.of(Array("a".utf8)) == 0xaf63_dc4c_8601_ec8c)  // FNV-1a's published value
+    #expect(DevicePartitioning(count: 1).partition(of: "anything") == 0)
+  }
+
+  @Test func aCommandIsSplitByPartitionInOrderAndZoneChangesReachEveryPartition() throws {
+    try withDatabase("inbox") { settings in
+      let inbox = try PartitionInbox(settings: settings, partitions: 4)
+      defer { inbox.close() }
+      let devices = (0..<12).map { "vessel-\($0)" }
+      let fixes = (0..<48).map { fix(devices[$0 % 12], Double($0), base.moved(north: Double($0))) }
+      let first = try inbox.submit(.fixes(Array(fixes[..<24])), idempotencyKey: "b1")
+      let zones = try inbox.submit(.addZones([Story.depot]))
+      let second = try inbox.submit(.fixes(Array(fixes[24...])), idempotencyKey: "b2")
+      #expect(zones.parts.map(\.partition) == [0, 1, 2, 3])
+      for partition in Int32(0)..<4 {
+        let mine = fixes.filter { inbox.partitioning.partition(of: $0.device) == partition }
+        let half = mine.filter { $0.time < fixes[24].time }
+        let commands = try inbox.commands(partition: partition, after: 0, limit: 10)
+        // Gapless from 1: the first batch's part, the zone change, the second batch's part.
+        #expect(commands.map(\.seq) == Array(1...Int64(commands.count)))
+        var expected: [StoreCommand] = []
+        if !half.isEmpty { expected.append(.fixes(half)) }
+        expected.append(.addZones([Story.depot]))
+        if mine.count > half.count { expected.append(.fixes(Array(mine[half.count...]))) }
+        #expect(commands.map(\.command) == expected, "partition \(partition)")
+        #expect(first.parts.contains { $0.partition == partition } == !half.isEmpty)
+        #expect(second.parts.contains { $0.partition == partition } == (mine.count > half.count))
+      }
+      // Every partition got some of the twelve devices' fixes.
+      #expect(first.parts.count == 4)
+      // Sent again under its key: the first receipt, nothing appended.
+      var replay = try inbox.submit(.fixes(Array(fixes[..<24])), idempotencyKey: "b1")
+      #expect(replay.isReplay)
+      replay.isReplay = false
+      #expect(replay == first)
+      #expect(try (0..<4).map { try inbox.commands(partition: $0, after: 0, limit: 10).count }.reduce(0, +) == 12)
+    }
+  }
+
+  @Test func thePartitionCountIsFixedAtCreation() throws {
+    try withDatabase("partition-count") { settings in
+      try PartitionInbox(settings: settings, partitions: 8).close()
+      try PartitionInbox(settings: settings, partitions: 8).close()
+      #expect(throws: StoreError.invalidCommand("the store was created with 8 partitions; it cannot be started with 16")) {
+        try PartitionInbox(settings: settings, partitions: 16)
+      }
+      #expect(throws: StoreError.invalidCommand("a partition count is from 1 to 65536, got 0")) {
+        try PartitionInbox(settings: settings, partitions: 0)
+      }
+    }
+  }
+
+  @Test func concurrentSubmitsFromSeveralConnectionsKeepEveryInboxGapless() async throws {
+    try await offThePool {
+      try withDatabase("inbox-concurrent") { settings in
+        let inboxes = try (0..<3).map { _ in try PartitionInbox(settings: settings, partitions: 2) }
+        defer { inboxes.forEach { $0.close() } }
+        // Three "processes" submit 20 batches each (with a zone change now and then) at once.
+        DispatchQueue.concurrentPerform(iterations: 3) { process in
+          for batch in 0..<20 {
+            let command: StoreCommand =
+              batch % 7 == 3
+              ? .advance(at(Double(batch)))
+              : .fixes((0..<6).map { fix("p\(process)-d\($0)", Double(batch), base) })
+            _ = try? inboxes[process].submit(command, idempotencyKey: "p\(process)-b\(batch)")
+          }
+        }
+        var total = 0
+        for partition in Int32(0)..<2 {
+          let commands = try inboxes[0].commands(partition: partition, after: 0, limit: 1000)
+          #expect(commands.map(\.seq) == Array(1...Int64(commands.count)))
+          total += commands.count
+        }
+        // 3 × 17 fix batches, each in both partitions (6 devices), and 3 × 3 advances in both.
+        #expect(total == 3 * 17 * 2 + 3 * 3 * 2)
       }
     }
   }
