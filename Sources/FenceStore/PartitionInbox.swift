@@ -34,8 +34,7 @@ public final class PartitionInbox: Sendable {
   public let settings: PostgresSettings
   /// The store's partitioning (its count as the store was created with).
   public let partitioning: DevicePartitioning
-  let connection: LockedValue<PostgresConnection?>
-  let logger: Logger
+  let session: PostgresSession
 
   /// Connects, migrates the schema, and creates the partitioning with `partitions` when the
   /// store has none yet.
@@ -47,29 +46,30 @@ public final class PartitionInbox: Sendable {
       throw StoreError.invalidCommand("a partition count is from 1 to 65536, got \(partitions)")
     }
     self.settings = settings
-    self.logger = logger ?? Logger(label: "FenceStore.PartitionInbox")
-    let opened = try PostgresStorage.connect(settings, logger: self.logger)
-    connection = LockedValue(opened)
-    var stored: Int32 = 0
-    do {
-      try PostgresSchema.migrate(opened, logger: self.logger)
-      try Self.run("BEGIN", on: opened, logger: self.logger)
-      try Self.run(
-        "INSERT INTO fk_partitioning(id, partitions) VALUES (0, \(partitions)) ON CONFLICT (id) DO NOTHING",
-        on: opened, logger: self.logger)
-      stored = try Self.run("SELECT partitions FROM fk_partitioning", on: opened, logger: self.logger)
-        .first.map { try $0.decode(Int32.self) } ?? partitions
-      try Self.run(
-        """
-        INSERT INTO fk_inbox_heads(partition, seq)
-        SELECT p, 0 FROM generate_series(0, \(stored - 1)) AS p ON CONFLICT (partition) DO NOTHING
-        """, on: opened, logger: self.logger)
-      try Self.run("COMMIT", on: opened, logger: self.logger)
-    } catch {
-      _ = try? Self.run("ROLLBACK", on: opened, logger: self.logger)
-      let future: EventLoopFuture<Void> = opened.close()
-      try? future.wait()
-      throw error
+    let session = try PostgresSession(
+      settings: settings, purpose: "inbox",
+      logger: logger ?? Logger(label: "FenceStore.PartitionInbox"))
+    self.session = session
+    let stored = try session.withConnection { connection in
+      try session.run("BEGIN", on: connection)
+      do {
+        try session.run(
+          "INSERT INTO fk_partitioning(id, partitions) VALUES (0, \(partitions)) ON CONFLICT (id) DO NOTHING",
+          on: connection)
+        let stored =
+          try session.run("SELECT partitions FROM fk_partitioning", on: connection)
+          .first.map { try $0.decode(Int32.self) } ?? partitions
+        try session.run(
+          """
+          INSERT INTO fk_inbox_heads(partition, seq)
+          SELECT p, 0 FROM generate_series(0, \(stored - 1)) AS p ON CONFLICT (partition) DO NOTHING
+          """, on: connection)
+        try session.run("COMMIT", on: connection)
+        return stored
+      } catch {
+        _ = try? session.run("ROLLBACK", on: connection)
+        throw error
+      }
     }
     partitioning = DevicePartitioning(count: stored)
     guard stored == partitions else {
@@ -114,10 +114,9 @@ public final class PartitionInbox: Sendable {
       }
     }
     let kind = Int64(command.kindCode)
-    return try connection.withLock { connection in
-      guard let connection else { throw StoreError.closed }
+    return try session.withConnection { connection in
       func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
-        try Self.run(query, on: connection, logger: logger)
+        try session.run(query, on: connection)
       }
       _ = try run("BEGIN")
       do {
@@ -179,13 +178,12 @@ public final class PartitionInbox: Sendable {
   public func commands(partition: Int32, after seq: Int64, limit: Int) throws
     -> [(seq: Int64, command: StoreCommand)]
   {
-    try connection.withLock { connection in
-      guard let connection else { throw StoreError.closed }
-      return try Self.run(
+    try session.withConnection { connection in
+      try session.run(
         """
         SELECT seq, kind, payload FROM fk_inbox WHERE partition = \(partition) AND seq > \(seq)
         ORDER BY seq LIMIT \(Int64(limit))
-        """, on: connection, logger: logger
+        """, on: connection
       ).map { row in
         let (seq, kind, payload) = try row.decode((Int64, Int64, ByteBuffer).self)
         return (
@@ -198,16 +196,7 @@ public final class PartitionInbox: Sendable {
   }
 
   /// Closes the connection; later calls fail.
-  public func close() {
-    let closing = connection.withLock { connection in
-      defer { connection = nil }
-      return connection
-    }
-    if let closing {
-      let future: EventLoopFuture<Void> = closing.close()
-      try? future.wait()
-    }
-  }
+  public func close() { session.close() }
 
   private func storedReceipt(
     _ key: String, run: (PostgresQuery) throws -> PostgresQueryResult
@@ -234,16 +223,5 @@ public final class PartitionInbox: Sendable {
       parts.append(Receipt.Part(partition: partition, seq: seq))
     }
     return Receipt(parts: parts)
-  }
-
-  @discardableResult
-  static func run(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) throws
-    -> PostgresQueryResult
-  {
-    do {
-      return try connection.query(query, logger: logger).wait()
-    } catch {
-      throw StoreError.storageFailed("PostgreSQL inbox: \(describe(error))")
-    }
   }
 }

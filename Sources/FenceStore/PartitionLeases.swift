@@ -25,24 +25,15 @@ public final class PartitionLeases: Sendable {
   }
 
   public let settings: PostgresSettings
-  let connection: LockedValue<PostgresConnection?>
-  let logger: Logger
+  let session: PostgresSession
 
   /// Connects to the store's database (migrating its schema, as ``PostgresStorage`` does).
   public init(settings: PostgresSettings, logger: Logger? = nil) throws {
     self.settings = settings
-    self.logger = logger ?? Logger(label: "FenceStore.PartitionLeases")
-    let opened = try PostgresStorage.connect(settings, logger: self.logger)
-    connection = LockedValue(opened)
-    do {
-      try PostgresSchema.migrate(opened, logger: self.logger)
-    } catch {
-      close()
-      throw error
-    }
+    session = try PostgresSession(
+      settings: settings, purpose: "leases",
+      logger: logger ?? Logger(label: "FenceStore.PartitionLeases"))
   }
-
-  deinit { close() }
 
   /// Takes the lease of `partition` for `owner` for `seconds` when it is free, expired, or
   /// already `owner`'s (then with a new token: a restarted owner must not share its old
@@ -96,25 +87,9 @@ public final class PartitionLeases: Sendable {
   }
 
   /// Closes the connection; later calls fail.
-  public func close() {
-    let closing = connection.withLock { connection in
-      defer { connection = nil }
-      return connection
-    }
-    if let closing {
-      let future: EventLoopFuture<Void> = closing.close()
-      try? future.wait()
-    }
-  }
+  public func close() { session.close() }
 
   private func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
-    try connection.withLock { connection in
-      guard let connection else { throw StoreError.closed }
-      do {
-        return try connection.query(query, logger: logger).wait()
-      } catch {
-        throw StoreError.storageFailed("PostgreSQL leases: \(describe(error))")
-      }
-    }
+    try session.run(query)
   }
 }

@@ -6,17 +6,18 @@ import FenceTesting
 import Foundation
 import Testing
 
+/// Runs `body` with the settings of a fresh database on the tests' server, dropped afterwards.
+func withPostgresDatabase<T>(_ label: String, _ body: (PostgresSettings) throws -> T) throws -> T {
+  let database = try TestPostgres.createDatabase(label)
+  defer { TestPostgres.dropDatabase(database.name) }
+  return try body(try PostgresSettings(url: database.url))
+}
+
 /// `PostgresStorage` against a real PostgreSQL server (``TestPostgres``): each test in a
 /// database of its own. The reference is `SQLiteStorage`, given the same calls, and the
 /// library for a whole store.
 @Suite(.enabled(if: TestPostgres.isAvailable, "FENCEKIT_POSTGRES_URL names no PostgreSQL server (.ci/run starts one with Scripts/postgres)"))
 struct PostgresStorageTests {
-  /// Runs `body` with the settings of a fresh database, dropped afterwards.
-  func withDatabase<T>(_ label: String, _ body: (PostgresSettings) throws -> T) throws -> T {
-    let database = try TestPostgres.createDatabase(label)
-    defer { TestPostgres.dropDatabase(database.name) }
-    return try body(try PostgresSettings(url: database.url))
-  }
 
   static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -92,7 +93,7 @@ struct PostgresStorageTests {
     #expect(expected.contains("head (commandSeq: 6, eventSeq: 12)"))
     #expect(expected.contains("commands 2 2 3/3/120/119/7/0 4/0/160/159/7/2"))
     #expect(expected.last == "after compaction (commandSeq: 6, eventSeq: 12) [6] [5, 6, 7, 8, 9, 10, 11, 12] nil Optional((commandSeq: 6, answer: \"{\\\"command\\\":6}\"))")
-    let actual = try withDatabase("contract") { settings in
+    let actual = try withPostgresDatabase("contract") { settings in
       let storage = try PostgresStorage(settings: settings)
       defer { try? storage.close() }
       return try Self.exercise(storage)
@@ -101,7 +102,7 @@ struct PostgresStorageTests {
   }
 
   @Test func partitionsOfOneDatabaseSeeOnlyTheirRows() throws {
-    try withDatabase("partitions") { settings in
+    try withPostgresDatabase("partitions") { settings in
       let first = try PostgresStorage(settings: settings, partition: 0)
       let second = try PostgresStorage(settings: settings, partition: 7)
       defer {
@@ -133,7 +134,7 @@ struct PostgresStorageTests {
       let commands = try Harbor.commands(batchSize: 500)
       let reference = try Reference.run(commands)
       #expect(reference.lines.count == 57)
-      try withDatabase("harbor") { settings in
+      try withPostgresDatabase("harbor") { settings in
         let store = try FenceStore(
           storage: try PostgresStorage(settings: settings),
           options: FenceStore.Options(snapshotEvery: 7))
@@ -164,7 +165,7 @@ struct PostgresStorageTests {
     try await offThePool {
       let commands = try Harbor.commands(batchSize: 500)
       let reference = try Reference.run(commands)
-      try withDatabase("replay") { settings in
+      try withPostgresDatabase("replay") { settings in
         // A store that is never closed (as after kill -9): its connections are simply dropped.
         let storage = try PostgresStorage(settings: settings)
         let store = try FenceStore(storage: storage, options: FenceStore.Options(snapshotEvery: 7))
@@ -183,7 +184,7 @@ struct PostgresStorageTests {
   }
 
   @Test func theSchemaIsMigratedOnceAndANewerOneIsRefused() throws {
-    try withDatabase("schema") { settings in
+    try withPostgresDatabase("schema") { settings in
       let url = "postgres://\(settings.username)@\(settings.host):\(settings.port)/\(settings.database)"
       try PostgresStorage(settings: settings).close()
       try PostgresStorage(settings: settings).close()
@@ -226,11 +227,6 @@ struct PostgresStorageTests {
 /// (`fenced.md`, "Scale-out": a paused old owner must never write after a new one took over).
 @Suite(.enabled(if: TestPostgres.isAvailable, "FENCEKIT_POSTGRES_URL names no PostgreSQL server (.ci/run starts one with Scripts/postgres)"))
 struct PartitionLeaseTests {
-  func withDatabase<T>(_ label: String, _ body: (PostgresSettings) throws -> T) throws -> T {
-    let database = try TestPostgres.createDatabase(label)
-    defer { TestPostgres.dropDatabase(database.name) }
-    return try body(try PostgresSettings(url: database.url))
-  }
 
   func commit(_ seq: Int64) -> CommandCommit {
     CommandCommit(
@@ -240,7 +236,7 @@ struct PartitionLeaseTests {
   }
 
   @Test func aLeaseIsHeldByOneOwnerUntilItExpiresOrIsReleasedAndEveryTakeoverRaisesTheToken() throws {
-    try withDatabase("leases") { settings in
+    try withPostgresDatabase("leases") { settings in
       let leases = try PartitionLeases(settings: settings)
       defer { leases.close() }
       let first = try #require(try leases.acquire(3, owner: "a", seconds: 60))
@@ -268,7 +264,7 @@ struct PartitionLeaseTests {
   }
 
   @Test func anOwnerWhosePartitionWasTakenOverWritesNothingAndItsStoreCloses() throws {
-    try withDatabase("fencing") { settings in
+    try withPostgresDatabase("fencing") { settings in
       let leases = try PartitionLeases(settings: settings)
       defer { leases.close() }
       let old = try #require(try leases.acquire(0, owner: "a", seconds: 0))
@@ -295,7 +291,7 @@ struct PartitionLeaseTests {
 
   @Test func aStoreOnALostLeaseAnswersLeaseLostAndThenIsClosed() async throws {
     try await offThePool {
-      try withDatabase("store-fencing") { settings in
+      try withPostgresDatabase("store-fencing") { settings in
         let leases = try PartitionLeases(settings: settings)
         defer { leases.close() }
         let lease = try #require(try leases.acquire(5, owner: "a", seconds: 0))
@@ -321,11 +317,6 @@ struct PartitionLeaseTests {
 /// fixed at creation.
 @Suite(.enabled(if: TestPostgres.isAvailable, "FENCEKIT_POSTGRES_URL names no PostgreSQL server (.ci/run starts one with Scripts/postgres)"))
 struct PartitionInboxTests {
-  func withDatabase<T>(_ label: String, _ body: (PostgresSettings) throws -> T) throws -> T {
-    let database = try TestPostgres.createDatabase(label)
-    defer { TestPostgres.dropDatabase(database.name) }
-    return try body(try PostgresSettings(url: database.url))
-  }
 
   @Test func devicesHashToFixedPartitions() {
     // FNV-1a of the UTF-8, modulo the count: the same in every process and release.
@@ -340,7 +331,7 @@ struct PartitionInboxTests {
   }
 
   @Test func aCommandIsSplitByPartitionInOrderAndZoneChangesReachEveryPartition() throws {
-    try withDatabase("inbox") { settings in
+    try withPostgresDatabase("inbox") { settings in
       let inbox = try PartitionInbox(settings: settings, partitions: 4)
       defer { inbox.close() }
       let devices = (0..<12).map { "vessel-\($0)" }
@@ -375,7 +366,7 @@ struct PartitionInboxTests {
   }
 
   @Test func thePartitionCountIsFixedAtCreation() throws {
-    try withDatabase("partition-count") { settings in
+    try withPostgresDatabase("partition-count") { settings in
       try PartitionInbox(settings: settings, partitions: 8).close()
       try PartitionInbox(settings: settings, partitions: 8).close()
       #expect(throws: StoreError.invalidCommand("the store was created with 8 partitions; it cannot be started with 16")) {
@@ -389,7 +380,7 @@ struct PartitionInboxTests {
 
   @Test func concurrentSubmitsFromSeveralConnectionsKeepEveryInboxGapless() async throws {
     try await offThePool {
-      try withDatabase("inbox-concurrent") { settings in
+      try withPostgresDatabase("inbox-concurrent") { settings in
         let inboxes = try (0..<3).map { _ in try PartitionInbox(settings: settings, partitions: 2) }
         defer { inboxes.forEach { $0.close() } }
         // Three "processes" submit 20 batches each (with a zone change now and then) at once.

@@ -1,0 +1,66 @@
+import FenceEngine
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// One connection to a store's database, used by one caller at a time, with the schema
+/// migrated on opening: what ``PartitionLeases`` and ``PartitionInbox`` each hold.
+final class PostgresSession: Sendable {
+  let logger: Logger
+  /// What the session serves, for error messages ("PostgreSQL leases: …").
+  let purpose: String
+  private let connection: LockedValue<PostgresConnection?>
+
+  /// Connects and migrates the schema (``PostgresSchema``).
+  init(settings: PostgresSettings, purpose: String, logger: Logger) throws {
+    self.logger = logger
+    self.purpose = purpose
+    let opened = try PostgresStorage.connect(settings, logger: logger)
+    connection = LockedValue(opened)
+    do {
+      try PostgresSchema.migrate(opened, logger: logger)
+    } catch {
+      close()
+      throw error
+    }
+  }
+
+  deinit { close() }
+
+  /// Runs `body` with the connection, no other caller using it meanwhile.
+  func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    try connection.withLock { connection in
+      guard let connection else { throw StoreError.closed }
+      return try body(connection)
+    }
+  }
+
+  /// Runs `query` on `connection`, mapping postgres-nio's errors to ``StoreError``.
+  @discardableResult
+  func run(_ query: PostgresQuery, on connection: PostgresConnection) throws -> PostgresQueryResult {
+    do {
+      return try connection.query(query, logger: logger).wait()
+    } catch {
+      throw StoreError.storageFailed("PostgreSQL \(purpose): \(describe(error))")
+    }
+  }
+
+  /// Runs one query on its own.
+  @discardableResult
+  func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
+    try withConnection { try run(query, on: $0) }
+  }
+
+  /// Closes the connection; later calls fail with ``StoreError/closed``.
+  func close() {
+    let closing = connection.withLock { connection in
+      defer { connection = nil }
+      return connection
+    }
+    if let closing {
+      let future: EventLoopFuture<Void> = closing.close()
+      try? future.wait()
+    }
+  }
+}
