@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "FenceFormats", targets: ["FenceFormats"]),
     .library(name: "FenceTesting", targets: ["FenceTesting"]),
     .library(name: "FenceStore", targets: ["FenceStore"]),
+    .library(name: "FenceStorePostgres", targets: ["FenceStorePostgres"]),
     .executable(name: "fencebench", targets: ["fencebench"]),
     .executable(name: "fenced", targets: ["fenced"]),
   ],
@@ -47,12 +48,16 @@ let package = Package(
     .target(name: "FenceEngine", dependencies: ["FenceGeometry", "FenceIndex", "FenceGEOS"]),
     .target(name: "FenceFormats", dependencies: ["FenceEngine", "FenceGEOS", "CZlib"]),
     .target(name: "FenceTesting", dependencies: ["FenceEngine", "FenceGeometry"]),
-    /// The engine made durable: command log, events, snapshots, recovery (SQLite through GRDB,
-    /// or PostgreSQL through postgres-nio).
+    /// The engine made durable: command log, events, snapshots, recovery (SQLite through GRDB).
     .target(
       name: "FenceStore",
+      dependencies: ["FenceEngine", "FenceFormats", .product(name: "GRDB", package: "GRDB.swift")]),
+    /// `FenceStore` on PostgreSQL (postgres-nio), and the partitions, leases and inbox of the
+    /// scale-out: apart, so that an embedder of the SQLite store does not build a TLS stack.
+    .target(
+      name: "FenceStorePostgres",
       dependencies: [
-        "FenceEngine", "FenceFormats", .product(name: "GRDB", package: "GRDB.swift"),
+        "FenceStore", "FenceEngine",
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
@@ -78,7 +83,7 @@ let package = Package(
     .target(
       name: "FenceDaemon",
       dependencies: [
-        "FenceStore", "FenceEngine", "FenceFormats", "FenceGEOS",
+        "FenceStore", "FenceStorePostgres", "FenceEngine", "FenceFormats", "FenceGEOS",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
@@ -89,7 +94,8 @@ let package = Package(
     .executableTarget(
       name: "fenced",
       dependencies: [
-        "FenceDaemon", "FenceStore", "FenceEngine", "FenceFormats", "FenceCommandLine",
+        "FenceDaemon", "FenceStore", "FenceStorePostgres", "FenceEngine", "FenceFormats",
+        "FenceCommandLine",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]),
@@ -114,7 +120,10 @@ let package = Package(
     .testTarget(name: "FenceTestingTests", dependencies: ["FenceTesting", "FenceEngine"]),
     .testTarget(
       name: "FenceStoreTests",
-      dependencies: ["FenceStore", "FenceEngine", "FenceFormats", "FenceTesting", "FenceTestSupport"]),
+      dependencies: [
+        "FenceStore", "FenceStorePostgres", "FenceEngine", "FenceFormats", "FenceTesting",
+        "FenceTestSupport",
+      ]),
     /// The Swift samples of README.md, Docs/ and the DocC catalogs (Scripts/check-doc-samples
     /// checks that each has its copy here); Manifests/ holds manifest samples, not compiled.
     .testTarget(

@@ -1,6 +1,7 @@
 import FenceEngine
 import FenceFormats
 import FenceStore
+import FenceStorePostgres
 import Foundation
 
 /// Everything `fenced serve` was started with, checked.

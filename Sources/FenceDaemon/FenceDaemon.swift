@@ -3,6 +3,7 @@ import FenceEngine
 import FenceFormats
 import FenceGEOS
 import FenceStore
+import FenceStorePostgres
 import Foundation
 import Hummingbird
 import Logging

@@ -62,6 +62,20 @@ public struct CommandCommit: Sendable {
   public var idempotencyKey: String?
   /// Wall-clock time of the commit (for retention).
   public var recordedAt: Date
+
+  public init(
+    seq: Int64, kindCode: Int, payload: [UInt8], firstEventSeq: Int64, eventLines: [String],
+    answer: String, idempotencyKey: String?, recordedAt: Date
+  ) {
+    self.seq = seq
+    self.kindCode = kindCode
+    self.payload = payload
+    self.firstEventSeq = firstEventSeq
+    self.eventLines = eventLines
+    self.answer = answer
+    self.idempotencyKey = idempotencyKey
+    self.recordedAt = recordedAt
+  }
 }
 
 /// A command as read back from the log.
@@ -71,6 +85,14 @@ public struct StoredCommandRecord: Sendable {
   public var payload: [UInt8]
   public var firstEventSeq: Int64
   public var eventCount: Int
+
+  public init(seq: Int64, kindCode: Int, payload: [UInt8], firstEventSeq: Int64, eventCount: Int) {
+    self.seq = seq
+    self.kindCode = kindCode
+    self.payload = payload
+    self.firstEventSeq = firstEventSeq
+    self.eventCount = eventCount
+  }
 }
 
 /// One event of the log: its seq and its NDJSON line (which carries `"seq"` too).
@@ -99,6 +121,19 @@ public struct SnapshotRecord: Sendable {
   /// ``FenceEngine/EvaluatorSnapshot/encoded()``.
   public var evaluator: [UInt8]
   public var takenAt: Date
+
+  public init(
+    commandSeq: Int64, lastEventSeq: Int64, zoneFingerprint: UInt64, zoneSet: [UInt8],
+    zoneSetHash: UInt64? = nil, evaluator: [UInt8], takenAt: Date
+  ) {
+    self.commandSeq = commandSeq
+    self.lastEventSeq = lastEventSeq
+    self.zoneFingerprint = zoneFingerprint
+    self.zoneSet = zoneSet
+    self.zoneSetHash = zoneSetHash
+    self.evaluator = evaluator
+    self.takenAt = takenAt
+  }
 }
 
 /// What ``FenceStorage/compact(_:)`` may drop.

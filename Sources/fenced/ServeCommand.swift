@@ -4,6 +4,7 @@ import FenceDaemon
 import FenceEngine
 import FenceFormats
 import FenceStore
+import FenceStorePostgres
 import Foundation
 import Logging
 import Metrics

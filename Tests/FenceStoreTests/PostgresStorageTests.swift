@@ -1,6 +1,7 @@
 import FenceEngine
 import FenceFormats
 @testable import FenceStore
+import FenceStorePostgres
 import FenceTestSupport
 import FenceTesting
 import Foundation

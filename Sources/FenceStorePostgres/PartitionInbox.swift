@@ -1,3 +1,4 @@
+import FenceStore
 import FenceEngine
 import Foundation
 import Logging

@@ -1,3 +1,4 @@
+import FenceStore
 import Foundation
 import Logging
 import NIOCore

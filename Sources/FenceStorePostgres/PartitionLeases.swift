@@ -1,3 +1,4 @@
+import FenceStore
 import FenceEngine
 import Foundation
 import Logging
@@ -22,6 +23,12 @@ public final class PartitionLeases: Sendable {
     public var owner: String
     /// The fencing token: larger than every earlier owner's.
     public var token: Int64
+
+    public init(partition: Int32, owner: String, token: Int64) {
+      self.partition = partition
+      self.owner = owner
+      self.token = token
+    }
   }
 
   public let settings: PostgresSettings
