@@ -6,7 +6,8 @@ import NIOCore
 import PostgresNIO
 
 /// One connection to a store's database, used by one caller at a time, with the schema
-/// migrated on opening: what ``PartitionLeases`` and ``PartitionInbox`` each hold.
+/// migrated on opening: the writing connection of a ``PostgresStorage``, and the one
+/// connection of ``PartitionLeases`` and of ``PartitionInbox``.
 final class PostgresSession: Sendable {
   let logger: Logger
   /// What the session serves, for error messages ("PostgreSQL leases: …").

@@ -33,7 +33,8 @@ public final class PostgresStorage: FenceStorage {
   public let fencingToken: Int64?
 
   let logger: Logger
-  private let writer: LockedValue<PostgresConnection?>
+  /// The writing connection (it also maps postgres-nio's errors for the reading ones).
+  private let writer: PostgresSession
   private let idleReaders = LockedValue<[PostgresConnection]>([])
   private let isClosed = LockedValue(false)
 
@@ -54,14 +55,7 @@ public final class PostgresStorage: FenceStorage {
     self.partition = partition
     self.fencingToken = fencingToken
     self.logger = logger ?? Logger(label: "FenceStore.PostgresStorage")
-    let connection = try Self.connect(settings, logger: self.logger)
-    writer = LockedValue(connection)
-    do {
-      try PostgresSchema.migrate(connection, logger: self.logger)
-    } catch {
-      try? close()
-      throw error
-    }
+    writer = try PostgresSession(settings: settings, purpose: "storage", logger: self.logger)
   }
 
   /// Closes the connections of a storage that was not closed (postgres-nio requires it).
@@ -85,10 +79,8 @@ public final class PostgresStorage: FenceStorage {
 
   /// Runs `body` on the writing connection (one caller at a time).
   func write<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-    try writer.withLock { connection in
-      guard let connection, !isClosed.withLock({ $0 }) else { throw StoreError.closed }
-      return try body(connection)
-    }
+    guard !isClosed.withLock({ $0 }) else { throw StoreError.closed }
+    return try writer.withConnection(body)
   }
 
   /// Runs `body` on a reading connection: an idle one, or a new one.
@@ -109,11 +101,7 @@ public final class PostgresStorage: FenceStorage {
 
   /// Runs `query` and returns its rows, mapping postgres-nio's errors to ``StoreError``.
   func rows(_ query: PostgresQuery, on connection: PostgresConnection) throws -> PostgresQueryResult {
-    do {
-      return try connection.query(query, logger: logger).wait()
-    } catch {
-      throw StoreError.storageFailed("PostgreSQL: \(describe(error))")
-    }
+    try writer.run(query, on: connection)
   }
 
   /// Runs `body` between `BEGIN` and `COMMIT` on the writing connection; a throw rolls back.
@@ -376,14 +364,12 @@ public final class PostgresStorage: FenceStorage {
       return closed
     }
     guard !wasClosed else { return }
-    let connections = writer.withLock { connection in
-      defer { connection = nil }
-      return connection.map { [$0] } ?? []
-    } + idleReaders.withLock { readers in
+    writer.close()
+    let readers = idleReaders.withLock { readers in
       defer { readers = [] }
       return readers
     }
-    for connection in connections {
+    for connection in readers {
       let closing: EventLoopFuture<Void> = connection.close()
       try? closing.wait()
     }
