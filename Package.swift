@@ -57,7 +57,7 @@ let package = Package(
     .target(
       name: "FenceStorePostgres",
       dependencies: [
-        "FenceStore", "FenceEngine",
+        "FenceStore", "FenceEngine", "FenceFormats",
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),

@@ -51,10 +51,11 @@ public struct CommandAnswer: Hashable, Sendable {
     return text
   }
 
-  /// Reads an answer back from its stored JSON (an idempotent resend).
+  /// Reads an answer back from its stored JSON (an idempotent resend; an owner's answer to a part
+  /// of a command in the scaled-out store).
   ///
   /// - Throws: ``StoreError/damaged(_:)`` when the text is not an answer.
-  init(storedJSON text: String, commandSeq: Int64) throws {
+  public init(storedJSON text: String, commandSeq: Int64) throws {
     self.commandSeq = commandSeq
     guard
       let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]

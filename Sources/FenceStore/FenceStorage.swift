@@ -62,11 +62,16 @@ public struct CommandCommit: Sendable {
   public var idempotencyKey: String?
   /// Wall-clock time of the commit (for retention).
   public var recordedAt: Date
+  /// The partition inbox seq the command consumed, when an owner of the scaled-out store
+  /// executes its inbox: a storage that supports partitions commits it in the same transaction,
+  /// so that the next owner resumes right after the last committed command. Others ignore it.
+  public var inboxSeq: Int64?
 
   public init(
     seq: Int64, kindCode: Int, payload: [UInt8], firstEventSeq: Int64, eventLines: [String],
-    answer: String, idempotencyKey: String?, recordedAt: Date
+    answer: String, idempotencyKey: String?, recordedAt: Date, inboxSeq: Int64? = nil
   ) {
+    self.inboxSeq = inboxSeq
     self.seq = seq
     self.kindCode = kindCode
     self.payload = payload

@@ -29,7 +29,9 @@ extension FenceStore {
 
   /// Rebuilds the engine from the latest snapshot and the commands after it, checking every
   /// replayed command's events against the stored ones.
-  static func recover(storage: any FenceStorage, configuration: ZoneEvaluator.Configuration)
+  static func recover(
+    storage: any FenceStorage, configuration: ZoneEvaluator.Configuration, eventPartition: Int32?
+  )
     throws -> (state: EngineState, report: RecoveryReport)
   {
     let start = ContinuousClock.now
@@ -92,7 +94,7 @@ extension FenceStore {
       } catch {
         throw StoreError.replayMismatch(commandSeq: record.seq, detail: "it failed: \(error)")
       }
-      let lines = eventLines(events, firstSeq: record.firstEventSeq)
+      let lines = eventLines(events, firstSeq: record.firstEventSeq, partition: eventPartition)
       guard lines.count == record.eventCount else {
         throw StoreError.replayMismatch(
           commandSeq: record.seq,

@@ -35,12 +35,19 @@ public final class FenceStore: Sendable {
     /// otherwise take most of the store's time. Quicker snapshots keep the exact count.
     /// `.infinity` turns pacing off.
     public var slowSnapshotSeconds: Double
+    /// The partition whose events this store writes, in a store partitioned by device (the
+    /// scaled-out `fenced`): every event line then carries `"partition"` after its `"seq"`.
+    /// `nil` (the default) for a store that holds every device.
+    public var eventPartition: Int32?
     /// Longest accepted idempotency key, in UTF-8 bytes.
     public static let maximumIdempotencyKeyLength = 200
 
-    public init(snapshotEvery: Int = 500, slowSnapshotSeconds: Double = 0.25) {
+    public init(
+      snapshotEvery: Int = 500, slowSnapshotSeconds: Double = 0.25, eventPartition: Int32? = nil
+    ) {
       self.snapshotEvery = snapshotEvery
       self.slowSnapshotSeconds = slowSnapshotSeconds
+      self.eventPartition = eventPartition
     }
   }
 
@@ -86,7 +93,8 @@ public final class FenceStore: Sendable {
     self.storage = storage
     self.configuration = configuration
     self.options = options
-    let recovered = try Self.recover(storage: storage, configuration: configuration)
+    let recovered = try Self.recover(
+      storage: storage, configuration: configuration, eventPartition: options.eventPartition)
     recovery = recovered.report
     head = EventHead(seq: recovered.state.eventSeq)
     engine = LockedValue(recovered.state)
@@ -96,9 +104,12 @@ public final class FenceStore: Sendable {
 
   /// Commits `command` and everything it produces, then answers.
   ///
-  /// - Parameter idempotencyKey: when a command with this key was committed before, its first
+  /// - Parameters:
+  ///   - idempotencyKey: when a command with this key was committed before, its first
   ///   answer is returned again (``CommandAnswer/isReplay``) and nothing is applied. At most
   ///   200 UTF-8 bytes.
+  ///   - inboxSeq: for the owner of a partition executing its inbox (the scaled-out `fenced`):
+  ///     the inbox seq this command consumes, committed with it (``CommandCommit/inboxSeq``).
   /// - Returns: the answer; `nil` for ``StoreCommand/removeZone(_:)`` of an absent zone (nothing
   ///   is committed then).
   /// - Throws: ``FenceEngine/ZoneError`` for zones that do not load into the engine (nothing is
@@ -106,8 +117,8 @@ public final class FenceStore: Sendable {
   ///   cannot record; ``StoreError/storageFailed(_:)`` when the commit failed (nothing
   ///   applied); ``StoreError/closed``.
   @discardableResult
-  public func execute(_ command: StoreCommand, idempotencyKey: String? = nil) throws
-    -> CommandAnswer?
+  public func execute(_ command: StoreCommand, idempotencyKey: String? = nil, inboxSeq: Int64? = nil)
+    throws -> CommandAnswer?
   {
     if let idempotencyKey, idempotencyKey.utf8.count > Options.maximumIdempotencyKeyLength {
       throw StoreError.invalidCommand("idempotency key longer than 200 bytes")
@@ -118,7 +129,10 @@ public final class FenceStore: Sendable {
         return (try CommandAnswer(storedJSON: stored.answer, commandSeq: stored.commandSeq), nil)
       }
       let started = DispatchTime.now().uptimeNanoseconds
-      guard let answer = try commit(command, idempotencyKey: idempotencyKey, state: &state) else {
+      guard
+        let answer = try commit(
+          command, idempotencyKey: idempotencyKey, inboxSeq: inboxSeq, state: &state)
+      else {
         return (nil, nil)
       }
       state.commandSecondsSinceSnapshot +=
@@ -152,8 +166,9 @@ public final class FenceStore: Sendable {
   }
 
   /// Applies one new command to the engine and commits it with its events.
-  private func commit(_ command: StoreCommand, idempotencyKey: String?, state: inout EngineState)
-    throws -> CommandAnswer?
+  private func commit(
+    _ command: StoreCommand, idempotencyKey: String?, inboxSeq: Int64?, state: inout EngineState
+  ) throws -> CommandAnswer?
   {
     let seq = state.commandSeq + 1
     let firstEventSeq = state.eventSeq + 1
@@ -200,13 +215,13 @@ public final class FenceStore: Sendable {
         answer.lastSeq = firstEventSeq + Int64(events.count) - 1
       }
     }
-    let lines = Self.eventLines(events, firstSeq: firstEventSeq)
+    let lines = Self.eventLines(events, firstSeq: firstEventSeq, partition: options.eventPartition)
     do {
       try storage.append(
         CommandCommit(
           seq: seq, kindCode: command.kindCode, payload: payload, firstEventSeq: firstEventSeq,
           eventLines: lines, answer: answer.json, idempotencyKey: idempotencyKey,
-          recordedAt: Date()))
+          recordedAt: Date(), inboxSeq: inboxSeq))
     } catch let error as StoreError where error.isLeaseLost {
       // Another owner writes this partition now: this store must not go on.
       state.isClosed = true
@@ -214,7 +229,9 @@ public final class FenceStore: Sendable {
     } catch {
       // The engine moved but the log did not: put the engine back as the log has it.
       do {
-        state = try Self.recover(storage: storage, configuration: configuration).state
+        state = try Self.recover(
+          storage: storage, configuration: configuration, eventPartition: options.eventPartition
+        ).state
       } catch let recoveryError {
         state.isClosed = true
         throw StoreError.storageFailed(
@@ -255,15 +272,16 @@ public final class FenceStore: Sendable {
     return true
   }
 
-  /// The events' NDJSON lines with `"seq"` first, numbered from `firstSeq`.
-  static func eventLines(_ events: [ZoneEvent], firstSeq: Int64) -> [String] {
+  /// The events' NDJSON lines with `"seq"` first, numbered from `firstSeq` (and `"partition"`
+  /// after it when given).
+  static func eventLines(_ events: [ZoneEvent], firstSeq: Int64, partition: Int32?) -> [String] {
     var lines: [String] = []
     lines.reserveCapacity(events.count)
     var line: [UInt8] = []
     line.reserveCapacity(512)
     for (offset, event) in events.enumerated() {
       line.removeAll(keepingCapacity: true)
-      event.appendNDJSON(to: &line, seq: firstSeq + Int64(offset))
+      event.appendNDJSON(to: &line, seq: firstSeq + Int64(offset), partition: partition)
       lines.append(String(decoding: line, as: UTF8.self))
     }
     return lines

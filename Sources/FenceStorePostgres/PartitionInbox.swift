@@ -166,6 +166,8 @@ public final class PartitionInbox: Sendable {
             return stored
           }
         }
+        // Wakes the owners at the commit (they also poll: a lost notification only delays).
+        _ = try run("NOTIFY fk_inbox")
         _ = try run("COMMIT")
         return receipt
       } catch {
@@ -194,6 +196,38 @@ public final class PartitionInbox: Sendable {
         )
       }
     }
+  }
+
+  /// The last inbox seq of each of `partitions` (0 for an empty inbox).
+  public func heads(of partitions: [Int32]) throws -> [Int32: Int64] {
+    var heads: [Int32: Int64] = [:]
+    for row in try session.run(
+      "SELECT partition, seq FROM fk_inbox_heads WHERE partition = ANY(\(partitions))")
+    {
+      let (partition, seq) = try row.decode((Int32, Int64).self)
+      heads[partition] = seq
+    }
+    return heads
+  }
+
+  /// The answers of the parts of `receipt` that their owners executed so far, by partition:
+  /// each the JSON of a ``FenceStore/CommandAnswer``, or `{"error":…,"status":…}` for a command
+  /// the engine refused.
+  public func outcomes(of receipt: Receipt) throws -> [Int32: String] {
+    let partitions = receipt.parts.map(\.partition)
+    let seqs = receipt.parts.map(\.seq)
+    var answers: [Int32: String] = [:]
+    for row in try session.run(
+      """
+      SELECT d.partition, d.answer FROM fk_inbox_done d
+      JOIN unnest(\(partitions)::integer[], \(seqs)::bigint[]) AS r(p, s)
+        ON d.partition = r.p AND d.seq = r.s
+      """)
+    {
+      let (partition, answer) = try row.decode((Int32, String).self)
+      answers[partition] = answer
+    }
+    return answers
   }
 
   /// Closes the connection; later calls fail.

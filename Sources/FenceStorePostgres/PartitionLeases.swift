@@ -93,6 +93,30 @@ public final class PartitionLeases: Sendable {
     return result
   }
 
+  /// Notes `owner` as a live process for `seconds` (``liveOwners()``), and forgets processes
+  /// whose note expired long ago.
+  public func heartbeat(owner: String, seconds: Double) throws {
+    let milliseconds = Int64((seconds * 1000).rounded())
+    _ = try run(
+      """
+      INSERT INTO fk_owners(owner, expires_at)
+      VALUES (\(owner), clock_timestamp() + \(milliseconds) * interval '1 millisecond')
+      ON CONFLICT (owner) DO UPDATE SET expires_at = EXCLUDED.expires_at
+      """)
+    _ = try run("DELETE FROM fk_owners WHERE expires_at < clock_timestamp() - interval '1 hour'")
+  }
+
+  /// The processes whose ``heartbeat(owner:seconds:)`` is live, by name.
+  public func liveOwners() throws -> [String] {
+    try run("SELECT owner FROM fk_owners WHERE expires_at > clock_timestamp() ORDER BY owner")
+      .map { try $0.decode(String.self) }
+  }
+
+  /// Forgets `owner` at once (it stops): the others take its share without waiting.
+  public func leave(owner: String) throws {
+    _ = try run("DELETE FROM fk_owners WHERE owner = \(owner)")
+  }
+
   /// Closes the connection; later calls fail.
   public func close() { session.close() }
 

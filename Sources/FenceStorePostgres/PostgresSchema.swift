@@ -85,6 +85,20 @@ enum PostgresSchema {
         """,
       ]
     ),
+    (
+      4,
+      [
+        // One row per inbox command an owner executed, committed with it: where the next owner
+        // resumes, and the answer a waiting ingest reads.
+        """
+        CREATE TABLE fk_inbox_done(
+          partition integer NOT NULL, seq bigint NOT NULL, answer text NOT NULL,
+          done_at timestamptz NOT NULL, PRIMARY KEY (partition, seq))
+        """,
+        // The live processes, so that each takes its fair share of the partitions.
+        "CREATE TABLE fk_owners(owner text PRIMARY KEY, expires_at timestamptz NOT NULL)",
+      ]
+    ),
   ]
 
   /// The newest version this code knows.

@@ -10,6 +10,7 @@ import PostgresNIO
 /// connection of ``PartitionLeases`` and of ``PartitionInbox``.
 final class PostgresSession: Sendable {
   let logger: Logger
+  let settings: PostgresSettings
   /// What the session serves, for error messages ("PostgreSQL leases: …").
   let purpose: String
   private let connection: LockedValue<PostgresConnection?>
@@ -18,6 +19,7 @@ final class PostgresSession: Sendable {
   init(settings: PostgresSettings, purpose: String, logger: Logger) throws {
     self.logger = logger
     self.purpose = purpose
+    self.settings = settings
     let opened = try PostgresStorage.connect(settings, logger: logger)
     connection = LockedValue(opened)
     do {
@@ -30,11 +32,17 @@ final class PostgresSession: Sendable {
 
   deinit { close() }
 
-  /// Runs `body` with the connection, no other caller using it meanwhile.
+  /// Runs `body` with the connection, no other caller using it meanwhile. A connection the
+  /// server or the network closed (a restarted PostgreSQL) is replaced by a new one first; the
+  /// call that saw it break failed with ``StoreError/storageFailed(_:)``.
   func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
     try connection.withLock { connection in
-      guard let connection else { throw StoreError.closed }
-      return try body(connection)
+      guard let current = connection else { throw StoreError.closed }
+      if current.isClosed {
+        connection = try PostgresStorage.connect(settings, logger: logger)
+        logger.notice("reconnected to PostgreSQL", metadata: ["purpose": "\(purpose)"])
+      }
+      return try body(connection!)
     }
   }
 

@@ -33,9 +33,9 @@ public final class PostgresStorage: FenceStorage {
   public let fencingToken: Int64?
 
   let logger: Logger
-  /// The writing connection (it also maps postgres-nio's errors for the reading ones).
-  private let writer: PostgresSession
-  private let idleReaders = LockedValue<[PostgresConnection]>([])
+  let connections: PostgresConnections
+  /// Whether ``close()`` closes ``connections`` (they are this storage's own).
+  private let ownsConnections: Bool
   private let isClosed = LockedValue(false)
 
   /// Connects to the database, creates or migrates the schema (``PostgresSchema``), and
@@ -47,15 +47,37 @@ public final class PostgresStorage: FenceStorage {
   /// With `fencingToken`, every write first checks, in its own transaction, that the lease of
   /// `partition` still holds that token, and fails with ``StoreError/leaseLost(partition:)``
   /// when it does not.
-  public init(
+  public convenience init(
     settings: PostgresSettings, partition: Int32 = 0, fencingToken: Int64? = nil,
     logger: Logger? = nil
   ) throws {
-    self.settings = settings
+    let connections = try PostgresConnections(settings: settings, logger: logger)
+    self.init(
+      connections: connections, owned: true, partition: partition, fencingToken: fencingToken,
+      logger: logger)
+  }
+
+  /// The storage of `partition` on connections shared with other partitions' storages (the
+  /// owners' loop of the scaled-out store): closing it leaves them open.
+  public convenience init(
+    connections: PostgresConnections, partition: Int32, fencingToken: Int64? = nil,
+    logger: Logger? = nil
+  ) {
+    self.init(
+      connections: connections, owned: false, partition: partition, fencingToken: fencingToken,
+      logger: logger)
+  }
+
+  private init(
+    connections: PostgresConnections, owned: Bool, partition: Int32, fencingToken: Int64?,
+    logger: Logger?
+  ) {
+    self.settings = connections.settings
     self.partition = partition
     self.fencingToken = fencingToken
-    self.logger = logger ?? Logger(label: "FenceStore.PostgresStorage")
-    writer = try PostgresSession(settings: settings, purpose: "storage", logger: self.logger)
+    self.logger = logger ?? connections.logger
+    self.connections = connections
+    ownsConnections = owned
   }
 
   /// Closes the connections of a storage that was not closed (postgres-nio requires it).
@@ -80,28 +102,18 @@ public final class PostgresStorage: FenceStorage {
   /// Runs `body` on the writing connection (one caller at a time).
   func write<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
     guard !isClosed.withLock({ $0 }) else { throw StoreError.closed }
-    return try writer.withConnection(body)
+    return try connections.write(body)
   }
 
-  /// Runs `body` on a reading connection: an idle one, or a new one.
+  /// Runs `body` on a reading connection.
   func read<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
     guard !isClosed.withLock({ $0 }) else { throw StoreError.closed }
-    let connection = try idleReaders.withLock { $0.popLast() } ?? Self.connect(settings, logger: logger)
-    do {
-      let result = try body(connection)
-      idleReaders.withLock { $0.append(connection) }
-      return result
-    } catch {
-      // A connection that failed may be broken: it is not kept.
-      let closing: EventLoopFuture<Void> = connection.close()
-      closing.whenComplete { _ in }
-      throw error
-    }
+    return try connections.read(body)
   }
 
   /// Runs `query` and returns its rows, mapping postgres-nio's errors to ``StoreError``.
   func rows(_ query: PostgresQuery, on connection: PostgresConnection) throws -> PostgresQueryResult {
-    try writer.run(query, on: connection)
+    try connections.rows(query, on: connection)
   }
 
   /// Runs `body` between `BEGIN` and `COMMIT` on the writing connection; a throw rolls back.
@@ -169,6 +181,13 @@ public final class PostgresStorage: FenceStorage {
           INSERT INTO fk_events(partition, seq, command_seq, body, recorded_at)
           SELECT \(partition), s, \(commit.seq), b, \(recordedAt)
           FROM unnest(\(seqs)::bigint[], \(commit.eventLines)::text[]) AS t(s, b)
+          """, on: connection)
+      }
+      if let inboxSeq = commit.inboxSeq {
+        _ = try rows(
+          """
+          INSERT INTO fk_inbox_done(partition, seq, answer, done_at)
+          VALUES (\(partition), \(inboxSeq), \(commit.answer), \(recordedAt))
           """, on: connection)
       }
       if let key = commit.idempotencyKey {
@@ -241,6 +260,31 @@ public final class PostgresStorage: FenceStorage {
         let (seq, line) = try row.decode((Int64, String).self)
         return StoredEvent(seq: seq, line: line)
       }
+    }
+  }
+
+  // MARK: - Inbox progress (the scaled-out store)
+
+  /// The last inbox seq of this partition that an owner executed (0 before the first): where
+  /// the next owner resumes.
+  public func inboxProgress() throws -> Int64 {
+    try read { connection in
+      try rows(
+        "SELECT coalesce(max(seq), 0) FROM fk_inbox_done WHERE partition = \(partition)",
+        on: connection
+      ).first.map { try $0.decode(Int64.self) } ?? 0
+    }
+  }
+
+  /// Records that inbox command `seq` was executed without committing a command (the engine
+  /// refused it, or it changed nothing), with `answer`: under the lease like every write.
+  public func recordInboxOutcome(seq: Int64, answer: String) throws {
+    try transaction { connection in
+      _ = try rows(
+        """
+        INSERT INTO fk_inbox_done(partition, seq, answer, done_at)
+        VALUES (\(partition), \(seq), \(answer), now())
+        """, on: connection)
     }
   }
 
@@ -363,16 +407,8 @@ public final class PostgresStorage: FenceStorage {
       defer { closed = true }
       return closed
     }
-    guard !wasClosed else { return }
-    writer.close()
-    let readers = idleReaders.withLock { readers in
-      defer { readers = [] }
-      return readers
-    }
-    for connection in readers {
-      let closing: EventLoopFuture<Void> = connection.close()
-      try? closing.wait()
-    }
+    guard !wasClosed, ownsConnections else { return }
+    connections.close()
   }
 }
 

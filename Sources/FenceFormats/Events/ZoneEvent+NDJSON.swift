@@ -23,12 +23,18 @@ extension ZoneEvent {
   }
 
   /// Appends the UTF-8 bytes of the event's NDJSON line (see ``ndjsonLine``) without the
-  /// newline; with `seq`, a `"seq"` member comes first (the form `fenced` serves events in).
-  public func appendNDJSON(to out: inout [UInt8], seq: Int64? = nil) {
+  /// newline; with `seq`, a `"seq"` member comes first (the form `fenced` serves events in),
+  /// and with `partition` too, a `"partition"` member after it (the scaled-out `fenced`'s form,
+  /// where seqs are gapless within a partition).
+  public func appendNDJSON(to out: inout [UInt8], seq: Int64? = nil, partition: Int32? = nil) {
     func key(_ text: StaticString) { JSONWriter.appendASCII(text, to: &out) }
     if let seq {
       key("{\"seq\":")
       JSONWriter.appendInteger(seq, to: &out)
+      if let partition {
+        key(",\"partition\":")
+        JSONWriter.appendInteger(Int64(partition), to: &out)
+      }
       key(",\"id\":")
     } else {
       key("{\"id\":")
