@@ -15,9 +15,7 @@ struct DaemonRoutes: Sendable {
   let logger: Logger
   let state: DaemonState
 
-  var bodyReader: RequestBodyReader {
-    RequestBodyReader(limit: settings.maximumBodyBytes, timeout: settings.bodyTimeoutSeconds)
-  }
+  var parsing: RequestParsing { RequestParsing(settings: settings) }
 
   func register(on router: Router<BasicRequestContext>) {
     router.get("/healthz") { _, _ in
@@ -60,15 +58,6 @@ struct DaemonRoutes: Sendable {
 
   // MARK: - Commands
 
-  /// The request's idempotency key, checked.
-  func idempotencyKey(_ request: Request) throws -> String? {
-    guard let key = request.headers[HTTPField.Name("Idempotency-Key")!] else { return nil }
-    guard !key.isEmpty, key.utf8.count <= FenceStore.Options.maximumIdempotencyKeyLength else {
-      throw RequestRefusal(.badRequest, "Idempotency-Key must be 1 to 200 bytes")
-    }
-    return key
-  }
-
   /// Runs a command through the store and answers it.
   func commit(_ command: StoreCommand, key: String?) async throws -> Response {
     let start = ContinuousClock.now
@@ -90,60 +79,17 @@ struct DaemonRoutes: Sendable {
     return JSONBody.response(.ok, answer.json, headers: headers)
   }
 
-  /// Refuses a body whose declared type is not one of `accepted` (no type is accepted).
-  func checkContentType(_ request: Request, _ accepted: [String]) throws {
-    guard let type = request.headers[.contentType] else { return }
-    let base = type.split(separator: ";").first.map {
-      $0.trimmingCharacters(in: .whitespaces).lowercased()
-    } ?? ""
-    guard accepted.contains(base) else {
-      throw RequestRefusal(
-        .unsupportedMediaType,
-        "Content-Type \(type.prefix(80)) is not accepted here; use one of \(accepted.joined(separator: ", "))")
-    }
-  }
-
-  static let fixTypes = [
-    "application/x-ndjson", "application/ndjson", "application/jsonl", "application/json",
-    "text/plain",
-  ]
-  static let zoneTypes = ["application/geo+json", "application/json", "text/plain"]
-
   func ingest(_ request: Request) async throws -> Response {
-    try checkContentType(request, Self.fixTypes)
-    let key = try idempotencyKey(request)
-    let body = try await bodyReader.read(request)
-    let fixes: [LocationFix]
-    do {
-      fixes = try FixBatchReader.fixes(in: body)
-    } catch {
-      metrics.batchesRefused.increment()
-      let list = error.problems.map { problem -> JSONValue in
-        .object(["line": .number(Double(problem.line)), "reason": .string(problem.reason)])
-      }
-      let count = error.problemCount
-      throw RequestRefusal(
-        .badRequest,
-        "\(count) \(error.isJSONArray ? "element" : "line")\(count == 1 ? "" : "s") of the body cannot be read as fixes; nothing was applied",
-        extra: [("problems", .array(list))])
-    }
+    try parsing.checkContentType(request, RequestParsing.fixTypes)
+    let key = try parsing.idempotencyKey(request)
+    let fixes = try await parsing.fixes(request, metrics: metrics)
     return try await commit(.fixes(fixes), key: key)
   }
 
   func advance(_ request: Request) async throws -> Response {
-    try checkContentType(request, ["application/json", "text/plain"])
-    let key = try idempotencyKey(request)
-    let body = try await bodyReader.read(request)
-    guard
-      let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-      let text = object["time"] as? String
-    else {
-      throw RequestRefusal(.badRequest, "expected {\"time\":\"RFC 3339 time\"}")
-    }
-    guard let time = TimestampParser.parse(text) else {
-      throw RequestRefusal(.badRequest, "\"time\": not an RFC 3339 time: \(text.prefix(80))")
-    }
-    return try await commit(.advance(time), key: key)
+    try parsing.checkContentType(request, RequestParsing.jsonTypes)
+    let key = try parsing.idempotencyKey(request)
+    return try await commit(.advance(try await parsing.advanceTime(request)), key: key)
   }
 
   // MARK: - Zones
@@ -159,22 +105,9 @@ struct DaemonRoutes: Sendable {
   }
 
   func changeZones(_ request: Request, replacingAll: Bool) async throws -> Response {
-    try checkContentType(request, Self.zoneTypes)
-    let key = try idempotencyKey(request)
-    let body = try await bodyReader.read(request)
-    var options = settings.zoneLoadOptions
-    if let repair = request.uri.queryParameters.get("repair") {
-      guard let value = Bool(String(repair)) else {
-        throw RequestRefusal(.badRequest, "repair must be true or false")
-      }
-      options.repair = value
-    }
-    let zones: [Zone]
-    do {
-      zones = try ZoneLoader.loadZones(from: body, file: "request body", options: options)
-    } catch {
-      throw RequestRefusal(.badRequest, "\(error)")
-    }
+    try parsing.checkContentType(request, RequestParsing.zoneTypes)
+    let key = try parsing.idempotencyKey(request)
+    let zones = try await parsing.zones(request)
     let response = try await commit(replacingAll ? .replaceAllZones(zones) : .addZones(zones), key: key)
     logger.notice(
       "zones changed",
@@ -183,7 +116,7 @@ struct DaemonRoutes: Sendable {
   }
 
   func removeZone(_ id: String, _ request: Request) async throws -> Response {
-    let response = try await commit(.removeZone(id), key: try idempotencyKey(request))
+    let response = try await commit(.removeZone(id), key: try parsing.idempotencyKey(request))
     logger.notice("zone removed", metadata: ["zone": "\(id)"])
     return response
   }
@@ -220,21 +153,9 @@ struct DaemonRoutes: Sendable {
   /// `PUT /v1/devices/{id}/tags` with `{"tags": ["ferry", …]}`: the device's tags for zones'
   /// `deviceTags` conditions (rules v2), replacing its previous ones; durable like any command.
   func setDeviceTags(_ device: String, _ request: Request) async throws -> Response {
-    try checkContentType(request, ["application/json", "text/plain"])
-    let key = try idempotencyKey(request)
-    let body = try await bodyReader.read(request)
-    let expected = "expected {\"tags\": [non-empty strings]}"
-    guard case .object(let object)? = try? JSONReader.parse(String(decoding: body, as: UTF8.self)),
-      object.count == 1, case .array(let items)? = object["tags"]
-    else { throw RequestRefusal(.badRequest, expected) }
-    var tags: [String] = []
-    for item in items {
-      guard case .string(let tag) = item, !tag.isEmpty else {
-        throw RequestRefusal(.badRequest, expected)
-      }
-      tags.append(tag)
-    }
-    return try await commit(.setDeviceTags(device: device, tags: Array(Set(tags)).sorted()), key: key)
+    try parsing.checkContentType(request, RequestParsing.jsonTypes)
+    let key = try parsing.idempotencyKey(request)
+    return try await commit(.setDeviceTags(device: device, tags: try await parsing.tags(request)), key: key)
   }
 
   static func json(_ status: DeviceStatus) -> JSONValue {

@@ -36,6 +36,14 @@ public struct DaemonSettings: Sendable {
   /// (``FenceStore/PostgresStorage``, partition 0), and ``dataDirectory`` is not used.
   public var postgres: PostgresSettings?
 
+  /// With ``postgres``: scale out over this many device partitions (fixed when the database is
+  /// first used), several processes sharing them (``ClusterDaemon``). `nil`: one process owns
+  /// the whole store (partition 0).
+  public var partitions: Int32?
+  /// How long a partition's lease lasts without renewal: a dead process's partitions move to
+  /// the others after this.
+  public var leaseSeconds = 5.0
+
   /// Where the store is, for logs and messages: the data directory, or the PostgreSQL URL
   /// without its password.
   public var storeLocation: String { postgres?.redacted ?? dataDirectory }

@@ -106,9 +106,15 @@ public final class FenceDaemon: Sendable {
     do {
       switch settings.storage {
       case .sqlite where settings.postgres != nil:
-        store = try FenceStore(
-          storage: try PostgresStorage(settings: settings.postgres!, logger: logger),
-          configuration: settings.engine, options: settings.store)
+        let storage = try PostgresStorage(settings: settings.postgres!, logger: logger)
+        if let partitions = try storage.partitionCount() {
+          try? storage.close()
+          throw StartError(
+            description:
+              "\(settings.storeLocation): the database holds a store scaled out over \(partitions) partitions; start with --partitions \(partitions)",
+            exitCode: 2)
+        }
+        store = try FenceStore(storage: storage, configuration: settings.engine, options: settings.store)
       case .sqlite:
         store = try FenceStore(
           directory: settings.dataDirectory, configuration: settings.engine,
@@ -117,6 +123,8 @@ public final class FenceDaemon: Sendable {
         store = try FenceStore(
           storage: MemoryStorage(), configuration: settings.engine, options: settings.store)
       }
+    } catch let error as StartError {
+      throw error
     } catch {
       throw StartError(description: "\(settings.storeLocation): \(error)", exitCode: 1)
     }

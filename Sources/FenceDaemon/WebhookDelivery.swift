@@ -10,9 +10,14 @@ import ServiceLifecycle
 /// store) moves only after a 2xx answer, so a restart goes on where delivery stopped. A failing
 /// or slow receiver is retried with capped exponential backoff (0.5 s doubling to 60 s); it
 /// never blocks ingest. A new URL starts from the beginning of the log.
+///
+/// In the scaled-out `fenced`, the owner of each partition delivers that partition's events
+/// with a cursor of the partition's own (``PartitionWebhooks``); requests then carry
+/// `Fence-Partition: p` too.
 struct WebhookDelivery: Service {
   let url: String
   let store: FenceStore
+  var partition: Int32? = nil
   let client: HTTPClient
   let logger: Logger
   let metrics: DaemonMetrics
@@ -46,6 +51,7 @@ struct WebhookDelivery: Service {
       request.method = .POST
       request.headers.add(name: "Content-Type", value: "application/x-ndjson")
       request.headers.add(name: "Fence-Seq", value: "\(first)-\(last)")
+      if let partition { request.headers.add(name: "Fence-Partition", value: "\(partition)") }
       request.body = .bytes(ByteBuffer(string: body))
       var delivered = false
       do {

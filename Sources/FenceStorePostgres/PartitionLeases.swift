@@ -35,11 +35,15 @@ public final class PartitionLeases: Sendable {
   let session: PostgresSession
 
   /// Connects to the store's database (migrating its schema, as ``PostgresStorage`` does).
-  public init(settings: PostgresSettings, logger: Logger? = nil) throws {
+  ///
+  /// - Parameter lockTimeout: when set, a lease statement that waits this long for a row lock
+  ///   (an old owner frozen inside a transaction on the lease row) fails instead of waiting on.
+  public init(settings: PostgresSettings, logger: Logger? = nil, lockTimeout: Double? = nil) throws {
     self.settings = settings
     session = try PostgresSession(
       settings: settings, purpose: "leases",
-      logger: logger ?? Logger(label: "FenceStore.PartitionLeases"))
+      logger: logger ?? Logger(label: "FenceStore.PartitionLeases"),
+      setup: lockTimeout.map { ["SET lock_timeout = \(max(1, Int(($0 * 1000).rounded())))"] } ?? [])
   }
 
   /// Takes the lease of `partition` for `owner` for `seconds` when it is free, expired, or

@@ -103,9 +103,12 @@ public final class PartitionOwner: Sendable {
     self.logger = logger
     inbox = try PartitionInbox(settings: settings, partitions: partitions, logger: logger)
     partitioning = inbox.partitioning
-    leases = try PartitionLeases(settings: settings, logger: logger)
+    // A frozen old owner's transaction is ended by the server after a lease time, and a lease
+    // statement waits at most a third of one for it: a takeover is never blocked for long.
+    leases = try PartitionLeases(settings: settings, logger: logger, lockTimeout: options.leaseSeconds / 3)
     writers = try (0..<max(1, options.writers)).map { _ in
-      try PostgresConnections(settings: settings, logger: logger)
+      try PostgresConnections(
+        settings: settings, logger: logger, idleInTransactionTimeout: options.leaseSeconds)
     }
   }
 
@@ -327,8 +330,8 @@ public final class PartitionOwner: Sendable {
         guard seq == progress + 1 else {
           throw StoreError.damaged("partition \(partition)'s inbox skips from \(progress) to \(seq)")
         }
-        if let refusal = try executeOne(command, seq: seq, in: owned) {
-          try owned.storage.recordInboxOutcome(seq: seq, answer: refusal)
+        if let outcome = try executeOne(command, seq: seq, in: owned) {
+          try owned.storage.recordInboxOutcome(seq: seq, answer: outcome)
         }
         progress = seq
       }
@@ -343,9 +346,19 @@ public final class PartitionOwner: Sendable {
     }
   }
 
-  /// Executes one inbox command; the refusal's JSON when the engine refused it (nothing was
-  /// committed then).
+  /// Executes one inbox command; when it commits nothing, the outcome to record instead: the
+  /// refusal's JSON when the engine refused it, or the answer of a zone replacement by the zones
+  /// the partition already holds (every process started with the same `--zones` submits one;
+  /// they change nothing, as a restart of one process with the same zone files does).
   func executeOne(_ command: StoreCommand, seq: Int64, in owned: OwnedPartition) throws -> String? {
+    if case .replaceAllZones(let zones) = command,
+      zones.sorted(by: { $0.id < $1.id }) == owned.store.zones
+    {
+      // The answer a committed replacement gives (``CommandAnswer/json``).
+      let fences = zones.reduce(0) { $0 + $1.fences.count }
+      let geolines = zones.reduce(0) { $0 + $1.geolines.count }
+      return "{\"zones\":\(zones.count),\"fences\":\(fences),\"geolines\":\(geolines)}"
+    }
     do {
       guard try owned.store.execute(command, inboxSeq: seq) != nil else {
         if case .removeZone(let id) = command {

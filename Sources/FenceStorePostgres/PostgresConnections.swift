@@ -24,13 +24,22 @@ public final class PostgresConnections: Sendable {
 
   /// Connects the writing connection and migrates the schema (``PostgresSchema``).
   ///
+  /// - Parameter idleInTransactionTimeout: when set, the server ends the writing connection's
+  ///   session when it stays that long inside a transaction: an owner frozen mid-transaction
+  ///   (SIGSTOP, a long pause) would otherwise hold its lease row locked, and no other process
+  ///   could take its partitions over.
   /// - Throws: ``StoreError/storageFailed(_:)`` when the server cannot be reached or refuses the
   ///   login; ``StoreError/damaged(_:)`` when the schema is newer than this version reads.
-  public init(settings: PostgresSettings, logger: Logger? = nil) throws {
+  public init(
+    settings: PostgresSettings, logger: Logger? = nil, idleInTransactionTimeout: Double? = nil
+  ) throws {
     self.settings = settings
     let logger = logger ?? Logger(label: "FenceStore.PostgresStorage")
     self.logger = logger
-    writer = try PostgresSession(settings: settings, purpose: "storage", logger: logger)
+    let setup = idleInTransactionTimeout.map {
+      ["SET idle_in_transaction_session_timeout = \(max(1, Int(($0 * 1000).rounded())))"]
+    } ?? []
+    writer = try PostgresSession(settings: settings, purpose: "storage", logger: logger, setup: setup)
   }
 
   deinit { close() }

@@ -11,18 +11,23 @@ import PostgresNIO
 final class PostgresSession: Sendable {
   let logger: Logger
   let settings: PostgresSettings
+  /// Statements run on every new connection (session settings such as timeouts).
+  let setup: [String]
   /// What the session serves, for error messages ("PostgreSQL leases: …").
   let purpose: String
   private let connection: LockedValue<PostgresConnection?>
 
-  /// Connects and migrates the schema (``PostgresSchema``).
-  init(settings: PostgresSettings, purpose: String, logger: Logger) throws {
+  /// Connects, runs `setup` (statements such as `SET lock_timeout = 1000`, run again on every
+  /// reconnection) and migrates the schema (``PostgresSchema``).
+  init(settings: PostgresSettings, purpose: String, logger: Logger, setup: [String] = []) throws {
     self.logger = logger
     self.purpose = purpose
     self.settings = settings
+    self.setup = setup
     let opened = try PostgresStorage.connect(settings, logger: logger)
     connection = LockedValue(opened)
     do {
+      try Self.runSetup(setup, on: opened, purpose: purpose, logger: logger)
       try PostgresSchema.migrate(opened, logger: logger)
     } catch {
       close()
@@ -39,10 +44,30 @@ final class PostgresSession: Sendable {
     try connection.withLock { connection in
       guard let current = connection else { throw StoreError.closed }
       if current.isClosed {
-        connection = try PostgresStorage.connect(settings, logger: logger)
+        let opened = try PostgresStorage.connect(settings, logger: logger)
+        do {
+          try Self.runSetup(setup, on: opened, purpose: purpose, logger: logger)
+        } catch {
+          let closing: EventLoopFuture<Void> = opened.close()
+          closing.whenComplete { _ in }
+          throw error
+        }
+        connection = opened
         logger.notice("reconnected to PostgreSQL", metadata: ["purpose": "\(purpose)"])
       }
       return try body(connection!)
+    }
+  }
+
+  static func runSetup(_ setup: [String], on connection: PostgresConnection, purpose: String, logger: Logger)
+    throws
+  {
+    for statement in setup {
+      do {
+        _ = try connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).wait()
+      } catch {
+        throw StoreError.storageFailed("PostgreSQL \(purpose): \(statement): \(describe(error))")
+      }
     }
   }
 

@@ -265,6 +265,17 @@ public final class PostgresStorage: FenceStorage {
 
   // MARK: - Inbox progress (the scaled-out store)
 
+  /// The partition count of a scaled-out store in this database (``PartitionInbox``), `nil`
+  /// when the database holds none: one process must not open a partitioned store as its own,
+  /// nor the reverse.
+  public func partitionCount() throws -> Int32? {
+    try read { connection in
+      try rows("SELECT partitions FROM fk_partitioning", on: connection).first.map {
+        try $0.decode(Int32.self)
+      }
+    }
+  }
+
   /// The last inbox seq of this partition that an owner executed (0 before the first): where
   /// the next owner resumes.
   public func inboxProgress() throws -> Int64 {

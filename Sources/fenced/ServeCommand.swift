@@ -26,6 +26,12 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(help: ArgumentHelp("Keep the store in this PostgreSQL database instead of --data (postgres://user[:password]@host[:port]/database); the schema is created or migrated on start.", valueName: "url"))
   var postgres: String?
 
+  @Option(parsing: .unconditional, help: ArgumentHelp("With --postgres: scale out over this many device partitions, shared by every fenced started on the same database (fixed when the database is first used).", valueName: "P"))
+  var partitions: Int32?
+
+  @Option(parsing: .unconditional, help: ArgumentHelp("With --partitions: how long a partition's lease lasts without renewal (a dead process's partitions move to the others after this).", valueName: "seconds"))
+  var leaseSeconds: Double = 5
+
   @Option(name: .customLong("zones"), help: ArgumentHelp("Make the zone set exactly these GeoJSON files (repeat for more).", valueName: "file"))
   var zoneFiles: [String] = []
 
@@ -81,8 +87,22 @@ struct ServeCommand: AsyncParsableCommand {
       guard data == nil else {
         throw ValidationError("--data and --postgres exclude each other: the store is in one place.")
       }
+      if let partitions {
+        guard (1...65_536).contains(partitions) else {
+          throw ValidationError("--partitions must be from 1 to 65536.")
+        }
+        guard clock == .fixes else {
+          throw ValidationError("--clock wall and --partitions exclude each other: advance a scaled-out store with POST /v1/advance.")
+        }
+      }
+      guard leaseSeconds >= 0.5, leaseSeconds <= 600 else {
+        throw ValidationError("--lease-seconds must be from 0.5 to 600.")
+      }
     } else if data == nil {
       throw ValidationError("Give --data DIR (SQLite) or --postgres URL: where the store is kept.")
+    }
+    if postgres == nil, partitions != nil {
+      throw ValidationError("--partitions needs --postgres: only a PostgreSQL store is shared by several processes.")
     }
     guard hostAndPort != nil else {
       throw ValidationError("--listen must be host:port with a port from 0 to 65535, for example 127.0.0.1:7070.")
@@ -132,6 +152,8 @@ struct ServeCommand: AsyncParsableCommand {
     settings.durability = durability
     settings.storage = storage
     settings.eventRetentionSeconds = eventRetention
+    settings.partitions = partitions
+    settings.leaseSeconds = leaseSeconds
     return settings
   }
 
@@ -157,20 +179,23 @@ struct ServeCommand: AsyncParsableCommand {
     let registry = PrometheusCollectorRegistry()
     MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
     let logger = Logger(label: "fenced")
-    let daemon: FenceDaemon
+    let host = hostAndPort!.host
+    let onListening: @Sendable (Int) async -> Void = { port in
+      // One line on standard output, for scripts and tests that start on port 0.
+      FileHandle.standardOutput.write(Data("fenced listening on \(host):\(port)\n".utf8))
+    }
     do {
-      daemon = try FenceDaemon.open(settings(token: token), logger: logger)
+      if partitions != nil {
+        let daemon = try ClusterDaemon.open(settings(token: token), logger: logger)
+        try await daemon.run(metricsText: { registry.emitToString() }, onListening: onListening)
+      } else {
+        let daemon = try FenceDaemon.open(settings(token: token), logger: logger)
+        try await daemon.run(metricsText: { registry.emitToString() }, onListening: onListening)
+      }
     } catch let error as FenceDaemon.StartError {
       printError("fenced: \(error.description)")
       throw ExitCode(error.exitCode)
     }
-    let host = hostAndPort!.host
-    try await daemon.run(
-      metricsText: { registry.emitToString() },
-      onListening: { port in
-        // One line on standard output, for scripts and tests that start on port 0.
-        FileHandle.standardOutput.write(Data("fenced listening on \(host):\(port)\n".utf8))
-      })
   }
 
   func printError(_ message: String) {
