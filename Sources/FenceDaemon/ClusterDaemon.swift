@@ -145,6 +145,10 @@ public final class ClusterDaemon: Sendable {
         PartitionWebhooks(
           urls: settings.webhooks, owner: owner, client: client, logger: logger, metrics: metrics))
     }
+    services.append(
+      PartitionCompaction(
+        owner: owner, logger: logger, retention: settings.eventRetentionSeconds,
+        interval: settings.compactionIntervalSeconds))
     let group = ServiceGroup(
       configuration: .init(
         services: services.map { .init(service: $0) },
@@ -164,6 +168,36 @@ public final class ClusterDaemon: Sendable {
     eventLog.close()
     if let failure { throw failure }
     logger.notice("stopped", metadata: ["owner": "\(owner.name)"])
+  }
+}
+
+/// Runs ``FenceStorePostgres/PartitionOwner/compact(eventRetention:now:)`` every interval:
+/// the owned partitions' stores and inboxes.
+struct PartitionCompaction: Service {
+  let owner: PartitionOwner
+  let logger: Logger
+  let retention: TimeInterval
+  let interval: TimeInterval
+
+  func run() async throws {
+    while !Task.isShuttingDownGracefully, !Task.isCancelled {
+      try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(interval)) }
+      if Task.isShuttingDownGracefully || Task.isCancelled { break }
+      let owner = self.owner
+      let retention = self.retention
+      do {
+        let report = try await offloaded { try owner.compact(eventRetention: retention) }
+        logger.info(
+          "compacted",
+          metadata: [
+            "commands": "\(report.store.commands)", "events": "\(report.store.events)",
+            "snapshots": "\(report.store.snapshots)", "inboxCommands": "\(report.inboxCommands)",
+            "inboxKeys": "\(report.inboxKeys)",
+          ])
+      } catch {
+        logger.error("compaction failed", metadata: ["error": "\(error)"])
+      }
+    }
   }
 }
 

@@ -230,6 +230,26 @@ public final class PartitionInbox: Sendable {
     return answers
   }
 
+  /// Drops the commands of `partition` up to `seq` (executed: the owner's progress) received
+  /// before `cutoff`, and their recorded outcomes but the last one (where the next owner
+  /// resumes); returns the commands dropped.
+  public func prune(partition: Int32, through seq: Int64, before cutoff: Date) throws -> Int {
+    let dropped = try session.run(
+      """
+      DELETE FROM fk_inbox WHERE partition = \(partition) AND seq <= \(seq) AND received_at < \(cutoff)
+      """)
+    try session.run(
+      """
+      DELETE FROM fk_inbox_done WHERE partition = \(partition) AND seq < \(seq) AND done_at < \(cutoff)
+      """)
+    return Int(dropped.metadata.rows ?? 0)
+  }
+
+  /// Drops the idempotency keys of commands submitted before `cutoff`; returns how many.
+  public func pruneKeys(before cutoff: Date) throws -> Int {
+    Int(try session.run("DELETE FROM fk_inbox_batches WHERE received_at < \(cutoff)").metadata.rows ?? 0)
+  }
+
   /// Closes the connection; later calls fail.
   public func close() { session.close() }
 

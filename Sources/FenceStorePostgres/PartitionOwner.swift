@@ -382,6 +382,40 @@ public final class PartitionOwner: Sendable {
     return text
   }
 
+  // MARK: - Compaction
+
+  /// What ``compact(eventRetention:now:)`` dropped.
+  public struct Compacted: Hashable, Sendable {
+    /// The owned partitions' stores' compaction, added up.
+    public var store = CompactionReport()
+    /// Inbox commands already executed, older than the retention.
+    public var inboxCommands = 0
+    /// Idempotency keys of submitted commands, older than the retention.
+    public var inboxKeys = 0
+  }
+
+  /// Compacts every owned partition's store (``FenceStore/compact(eventRetention:now:)``) and
+  /// drops, from the inboxes, the commands executed more than `eventRetention` seconds ago
+  /// (keeping the last executed one of each partition, where the next owner resumes) and the
+  /// idempotency keys of submits older than that: a batch sent again after the retention is a
+  /// new batch, as in one process.
+  public func compact(eventRetention: TimeInterval, now: Date = Date()) throws -> Compacted {
+    var report = Compacted()
+    let cutoff = now.addingTimeInterval(-eventRetention)
+    for (partition, owned) in state.withLock({ $0.owned }).sorted(by: { $0.key < $1.key }) {
+      let storeReport = try owned.store.compact(eventRetention: eventRetention, now: now)
+      report.store.commands += storeReport.commands
+      report.store.events += storeReport.events
+      report.store.snapshots += storeReport.snapshots
+      report.store.zoneSets += storeReport.zoneSets
+      report.store.idempotencyKeys += storeReport.idempotencyKeys
+      let progress = try owned.storage.inboxProgress()
+      report.inboxCommands += try inbox.prune(partition: partition, through: progress, before: cutoff)
+    }
+    report.inboxKeys = try inbox.pruneKeys(before: cutoff)
+    return report
+  }
+
   // MARK: - Notifications
 
   /// Listens to `fk_inbox` on a connection of its own, opened again when it broke.

@@ -199,6 +199,52 @@ struct PartitionOwnerTests {
     }
   }
 
+  @Test func compactionDropsExecutedInboxCommandsAndTheNextOwnerResumesAfterThem() async throws {
+    try await offThePool {
+      let commands = try Harbor.commands(batchSize: 1000)
+      let reference = try Reference.run(commands)
+      try withPostgresDatabase("owner-compaction") { settings in
+        let first = try PartitionOwner(
+          settings: settings, partitions: 2, name: "first", options: .init(leaseSeconds: 30))
+        let inbox = try PartitionInbox(settings: settings, partitions: 2)
+        defer { inbox.close() }
+        first.runUntilIdle()
+        let half = commands.count / 2
+        for (index, command) in commands[..<half].enumerated() {
+          _ = try inbox.submit(command, idempotencyKey: "c-\(index)")
+        }
+        first.runUntilIdle()
+        let executed = try (Int32(0)..<2).map { try inbox.commands(partition: $0, after: 0, limit: 1000).count }
+        // Retention 0 s, a moment later: every executed command goes; the keys too.
+        let report = try first.compact(eventRetention: 0, now: Date().addingTimeInterval(1))
+        #expect(report.inboxCommands == executed.reduce(0, +))
+        #expect(report.inboxKeys == half)
+        #expect(try inbox.commands(partition: 0, after: 0, limit: 1000).isEmpty)
+        // A key after the retention is a new submit.
+        #expect(try inbox.submit(.advance(at(0)), idempotencyKey: "c-0").isReplay == false)
+        first.stop()
+        // The next owner resumes after the last executed command and goes on.
+        let next = try PartitionOwner(
+          settings: settings, partitions: 2, name: "next", options: .init(leaseSeconds: 30))
+        defer { next.stop() }
+        for command in commands[half...] { _ = try inbox.submit(command) }
+        next.runUntilIdle()
+        let log = try PartitionedEventLog(settings: settings, partitions: 2)
+        defer { log.close() }
+        // The library's events, but those compaction dropped (the advance to 00:00:00Z in
+        // between changed nothing); every partition's seqs go on without a gap.
+        let kept = try Self.readAll(log, limit: 1000)
+        #expect(report.store.events > 0)
+        #expect(kept.count == reference.lines.count - report.store.events)
+        #expect(Set(kept.map { Self.withoutNumbering($0.line) }).isSubset(of: reference.lines.map(Self.withoutNumbering)))
+        for partition in Int32(0)..<2 {
+          let seqs = kept.filter { $0.partition == partition }.map(\.seq)
+          #expect(seqs == Array((seqs.first ?? 1)...(seqs.last ?? 0)))
+        }
+      }
+    }
+  }
+
   @Test func cursorsReadAndPrintAsOneSeqPerPartition() {
     #expect(EventCursor("0", partitions: 3) == EventCursor(seqs: [0, 0, 0]))
     #expect(EventCursor("4.0.17", partitions: 3) == EventCursor(seqs: [4, 0, 17]))
