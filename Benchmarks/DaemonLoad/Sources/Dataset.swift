@@ -74,31 +74,33 @@ struct Batch: Sendable {
 /// With several clients every device belongs to one client (devices are dealt out by their fix
 /// count, largest first, to the client with the fewest fixes so far), so each device's fixes
 /// still arrive in time order and no fix is rejected as out of order; the clients carry about
-/// the same number of fixes.
+/// the same number of fixes. With `group`, whole groups of devices (devices with the same key,
+/// such as their partition) are dealt out that way instead of single devices.
 struct LoadPlan: Sendable {
   let batchesPerClient: [[Batch]]
   let fixCount: Int
   let bodyBytes: Int
   let encodeSeconds: Double
 
-  init(data: TrackData, fixCount: Int, batchSize: Int, clients: Int) {
+  init(data: TrackData, fixCount: Int, batchSize: Int, clients: Int, group: ((String) -> String)? = nil) {
     let start = ContinuousClock.now
+    let key = group ?? { $0 }
     var owner: [String: Int] = [:]
     if clients > 1 {
       var counts: [String: Int] = [:]
-      for index in 0..<fixCount { counts[data.fixes[index % data.fixes.count].device, default: 0] += 1 }
-      let devices = counts.sorted { $0.value == $1.value ? $0.key < $1.key : $0.value > $1.value }
+      for index in 0..<fixCount { counts[key(data.fixes[index % data.fixes.count].device), default: 0] += 1 }
+      let groups = counts.sorted { $0.value == $1.value ? $0.key < $1.key : $0.value > $1.value }
       var load = [Int](repeating: 0, count: clients)
-      for (device, count) in devices {
+      for (name, count) in groups {
         let client = load.indices.min { load[$0] == load[$1] ? $0 < $1 : load[$0] < load[$1] }!
-        owner[device] = client
+        owner[name] = client
         load[client] += count
       }
     }
     var streams = [[Int]](repeating: [], count: clients)
     for index in 0..<fixCount {
       let device = data.fixes[index % data.fixes.count].device
-      streams[owner[device] ?? 0].append(index)
+      streams[owner[key(device)] ?? 0].append(index)
     }
     var bytes = 0
     var batches: [[Batch]] = []

@@ -12,6 +12,7 @@ struct Record: Codable {
   var ingest: IngestFigures?
   var recovery: RecoveryFigures?
   var lag: LagFigures?
+  var cluster: ClusterFigures?
 }
 
 /// What one ingest run measured.
@@ -101,6 +102,104 @@ struct LagFigures: Codable {
   var batchLatencyP50: Double
   var batchLatencyP99: Double
   var polls: Int
+}
+
+/// Several scaled-out `fenced` processes on one PostgreSQL database (`DaemonLoad cluster`).
+struct ClusterFigures: Codable {
+  /// Processes, partitions, their lease time; fixes per batch, fixes in all; clients (one per
+  /// process); how devices were split between the clients: "devices" (each device to one
+  /// client, dealt by fix count) or "partitions" (each partition's devices to one client).
+  var processes: Int
+  var partitions: Int
+  var leaseSeconds: Double
+  var batchSize: Int
+  var fixes: Int
+  var clients: Int
+  var split: String
+  /// From spawning the processes: every one listening; the leases balanced (every partition
+  /// leased, every process holding some, none more than its share); a first
+  /// `POST /v1/advance?wait=events` answered (the zone files executed in every partition).
+  var listeningSeconds: Double
+  var balancedSeconds: Double
+  var readySeconds: Double
+  /// Plain acknowledgements (`POST /v1/fixes`, answered once durable in the inboxes): wall clock
+  /// from the first request sent to the last answer read, and per-request times in ms.
+  var requests: Int
+  var fixesAcknowledged: Int
+  var ackSeconds: Double
+  var ackFixesPerSecond: Double
+  var ackP50: Double
+  var ackP90: Double
+  var ackP99: Double
+  var ackMax: Double
+  /// Inbox parts of the fix batches (one per partition a batch touched).
+  var parts: Int
+  /// The last ack to `POST /v1/advance?wait=events` (to the last fix's time) answered 200:
+  /// every partition executed everything. Total: first request to that answer.
+  var drainSeconds: Double
+  var totalSeconds: Double
+  var totalFixesPerSecond: Double
+  /// 202 answers of that advance (each waited 30 s; it was sent again with its key).
+  var drainTimeouts: Int
+  /// Inbox commands executed after the last ack (`fk_inbox_done.done_at`): fix parts and the
+  /// drain's advance (one per partition); and their rate over the drain.
+  var executedAfterLastAck: Int?
+  var drainPartsPerSecond: Double?
+  /// Submit (received_at, the transaction's start) to execution (done_at) of the fix parts, ms.
+  var inboxDelayP50: Double?
+  var inboxDelayP99: Double?
+  /// CPU seconds (user + system) of every fenced together, of the PostgreSQL server (all its
+  /// processes), and of this client, during the acks and during the drain.
+  var fencedCPUAck: Double
+  var fencedCPUDrain: Double
+  var serverCPUAck: Double?
+  var serverCPUDrain: Double?
+  var clientCPU: Double
+  var peakRSSMiB: [Double]
+  /// The database from before the first batch to the end of the drain: write-ahead log bytes,
+  /// transactions that wrote (transaction ids taken); then the stored bytes of the fix parts'
+  /// payloads in `fk_inbox` and `fk_commands`, the events' bodies in `fk_events`, and the
+  /// database's size.
+  var walBytes: Int64?
+  var writeTransactions: Int64?
+  var inboxPayloadBytes: Int64?
+  var commandPayloadBytes: Int64?
+  var eventBodyBytes: Int64?
+  var databaseMiB: Double?
+  /// What the owners made of the fixes (summed from `fk_commands` answers) and the events.
+  var accepted: Int?
+  var rejected: Int?
+  var events: Int?
+  /// The idle phase after the drain, one request at a time, round robin over the processes.
+  var latency: [ClusterLatency]
+  /// SIGTERM to every process to the last one gone; exit statuses.
+  var stopSeconds: Double
+  var exitStatuses: [Int32]
+  /// The processes' standard error: lines at level error or critical, at warning; the first
+  /// error lines; partitions taken or dropped after the leases were balanced; where the logs are.
+  var logErrorLines: Int
+  var logWarningLines: Int
+  var logErrorSamples: [String]
+  var movesAfterBalance: Int
+  var logDirectory: String
+}
+
+/// Per-request times of the idle phase for one batch size: a plain submit (one inbox
+/// transaction; sent when everything before it was executed) and a `?wait=events` submit
+/// (inbox transaction, execution of every part by its owner, and the answer's polling).
+struct ClusterLatency: Codable {
+  var batchSize: Int
+  var samples: Int
+  var partsMean: Double
+  var plainP50: Double
+  var plainP90: Double
+  var plainP99: Double
+  var waitP50: Double
+  var waitP90: Double
+  var waitP99: Double
+  var waitMax: Double
+  /// `?wait=events` answers that were 202 (not executed within 30 s).
+  var waitIncomplete: Int
 }
 
 /// Nearest-rank percentiles of a sample.
