@@ -24,13 +24,14 @@ public final class ClusterDaemon: Sendable {
   let nextInbox = LockedValue(0)
   let eventLog: PartitionedEventLog
   let logger: Logger
-  let metrics = DaemonMetrics()
+  let metrics: DaemonMetrics
   let state = DaemonState()
 
   private init(
     settings: DaemonSettings, owner: PartitionOwner, inboxes: [PartitionInbox],
-    eventLog: PartitionedEventLog, logger: Logger
+    eventLog: PartitionedEventLog, logger: Logger, metrics: DaemonMetrics
   ) {
+    self.metrics = metrics
     self.settings = settings
     self.owner = owner
     self.inboxes = inboxes
@@ -66,10 +67,13 @@ public final class ClusterDaemon: Sendable {
             "\(postgres.redacted): the database holds a single-process store (\(singleCommands) commands); scale out into a new database",
           exitCode: 2)
       }
+      // The owners' commands count in this process's metrics, as in one process.
+      let metrics = DaemonMetrics()
       let owner = try PartitionOwner(
         settings: postgres, partitions: partitions, configuration: settings.engine,
         storeOptions: settings.store,
-        options: PartitionOwner.Options(leaseSeconds: settings.leaseSeconds), logger: logger)
+        options: PartitionOwner.Options(leaseSeconds: settings.leaseSeconds), logger: logger,
+        onExecuted: { answer, duration in metrics.record(answer, duration: duration) })
       let inboxes = try (0..<4).map { _ in
         try PartitionInbox(settings: postgres, partitions: partitions, logger: logger)
       }
@@ -90,7 +94,8 @@ public final class ClusterDaemon: Sendable {
           "owner": "\(owner.name)", "leaseSeconds": "\(settings.leaseSeconds)",
         ])
       return ClusterDaemon(
-        settings: settings, owner: owner, inboxes: inboxes, eventLog: eventLog, logger: logger)
+        settings: settings, owner: owner, inboxes: inboxes, eventLog: eventLog, logger: logger,
+        metrics: metrics)
     } catch let error as StoreError {
       if case .invalidCommand(let reason) = error {
         throw FenceDaemon.StartError(description: "\(postgres.redacted): \(reason)", exitCode: 2)
@@ -125,8 +130,20 @@ public final class ClusterDaemon: Sendable {
   ) async throws {
     owner.start()
     let router = makeRouter()
+    let owner = self.owner
+    let metrics = self.metrics
     router.get("/metrics") { _, _ in
-      Response(
+      // Devices add up over the owned partitions; zones are the same in every partition.
+      let partitions = owner.ownedPartitions
+      metrics.partitionsOwned.record(partitions.count)
+      var devices = 0
+      for partition in partitions { devices += owner.store(of: partition)?.statistics.devices ?? 0 }
+      metrics.devices.record(devices)
+      if let statistics = owner.anyStore?.statistics {
+        metrics.zones.record(statistics.zones)
+        metrics.elements.record(statistics.elements)
+      }
+      return Response(
         status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
         body: ResponseBody(byteBuffer: ByteBuffer(string: metricsText())))
     }

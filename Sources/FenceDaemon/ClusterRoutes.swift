@@ -68,6 +68,10 @@ struct ClusterRoutes: Sendable {
       let tags = try await parsing.tags(request)
       return try await submit(.setDeviceTags(device: device, tags: tags), key: key, received: 0, wait: true)
     }
+    v1.get("devices/{id}/explain") { request, context in
+      let device = try context.parameters.require("id")
+      return try await DaemonRoutes.explainDevice(device, request, in: try ownerStore(ofDevice: device))
+    }
     v1.get("devices/{id}") { _, context in
       let id = try context.parameters.require("id")
       guard let status = try ownerStore(ofDevice: id).deviceStatus(named: id) else {

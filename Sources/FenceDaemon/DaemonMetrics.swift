@@ -27,6 +27,9 @@ struct DaemonMetrics: Sendable {
   let lastSnapshotAge = Gauge(label: "fenced_last_snapshot_age_seconds")
   let commandsSinceSnapshot = Gauge(label: "fenced_commands_since_snapshot")
 
+  /// The partitions this process owns (the scaled-out `fenced`).
+  let partitionsOwned = Gauge(label: "fenced_partitions_owned")
+
   func webhookLag(_ url: String) -> Gauge {
     Gauge(label: "fenced_webhook_lag_events", dimensions: [("url", url)])
   }

@@ -45,7 +45,7 @@ struct DaemonRoutes: Sendable {
       try await setDeviceTags(try context.parameters.require("id"), request)
     }
     v1.get("devices/{id}/explain") { request, context in
-      try await explainDevice(try context.parameters.require("id"), request)
+      try await Self.explainDevice(try context.parameters.require("id"), request, in: store)
     }
     v1.get("devices/{id}") { _, context in
       let id = try context.parameters.require("id")
@@ -126,7 +126,9 @@ struct DaemonRoutes: Sendable {
   /// `GET /v1/devices/{id}/explain?from=&to=&limit=`: one NDJSON line per fix of the device in
   /// the range (RFC 3339 times, both optional; at most `limit`, default 1000, up to 10,000),
   /// made by replaying the command log (see ``FenceStore/explain(device:from:to:limit:)``).
-  func explainDevice(_ device: String, _ request: Request) async throws -> Response {
+  static func explainDevice(_ device: String, _ request: Request, in store: FenceStore) async throws
+    -> Response
+  {
     func time(_ name: String) throws -> Timestamp? {
       guard let text = request.uri.queryParameters.get(name) else { return nil }
       guard let time = TimestampParser.parse(String(text)) else {

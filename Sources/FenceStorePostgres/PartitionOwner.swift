@@ -66,6 +66,8 @@ public final class PartitionOwner: Sendable {
   /// Signalled when the loop's thread ends.
   let loopEnded = DispatchSemaphore(value: 0)
   let listener = LockedValue<(connection: PostgresConnection, context: PostgresListenContext)?>(nil)
+  /// Called with every command's answer and how long it took to execute and commit.
+  let onExecuted: (@Sendable (CommandAnswer, Duration) -> Void)?
 
   struct State {
     var owned: [Int32: OwnedPartition] = [:]
@@ -92,8 +94,9 @@ public final class PartitionOwner: Sendable {
     settings: PostgresSettings, partitions: Int32, name: String? = nil,
     configuration: ZoneEvaluator.Configuration = .default,
     storeOptions: FenceStore.Options = FenceStore.Options(), options: Options = Options(),
-    logger: Logger? = nil
+    logger: Logger? = nil, onExecuted: (@Sendable (CommandAnswer, Duration) -> Void)? = nil
   ) throws {
+    self.onExecuted = onExecuted
     let logger = logger ?? Logger(label: "FenceStore.PartitionOwner")
     self.name =
       name ?? "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UInt32.random(in: 0...UInt32.max))"
@@ -360,12 +363,14 @@ public final class PartitionOwner: Sendable {
       return "{\"zones\":\(zones.count),\"fences\":\(fences),\"geolines\":\(geolines)}"
     }
     do {
-      guard try owned.store.execute(command, inboxSeq: seq) != nil else {
+      let started = ContinuousClock.now
+      guard let answer = try owned.store.execute(command, inboxSeq: seq) else {
         if case .removeZone(let id) = command {
           return Self.refusal(status: 404, "no zone \"\(id)\"")
         }
         return Self.refusal(status: 404, "nothing to change")
       }
+      onExecuted?(answer, ContinuousClock.now - started)
       return nil
     } catch let error as ZoneError {
       return Self.refusal(status: 400, "\(error)")

@@ -131,6 +131,13 @@ struct ClusterAPITests {
     let status = try await client.request(.GET, "/v1/devices/\(device)")
     #expect(status.status == 200)
     #expect(status.body.contains("\"device\":\"\(device)\""))
+    let explained = try await client.request(.GET, "/v1/devices/\(device)/explain?limit=2")
+    #expect(explained.status == 200)
+    #expect(explained.body.split(separator: "\n").count == 2)
+    // The owners' commands count in the metrics of the process that executed them.
+    let metrics = try await client.request(.GET, "/metrics")
+    #expect(metrics.body.contains("fenced_partitions_owned 4"))
+    #expect(metrics.body.contains("fenced_fixes_accepted_total 2000"))
   }
 
   @Test func webhooksDeliverEveryEventAtLeastOnceAcrossAFailover() async throws {

@@ -11,8 +11,8 @@ import Foundation
 struct DaemonLoad: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "DaemonLoad",
-    abstract: "Load client for the fenced daemon: ingest, recovery and event-lag scenarios.",
-    subcommands: [IngestCommand.self, RecoveryCommand.self, LagCommand.self, ReportCommand.self])
+    abstract: "Load client for the fenced daemon: ingest, recovery, event-lag and scale-out scenarios.",
+    subcommands: [IngestCommand.self, RecoveryCommand.self, LagCommand.self, ClusterCommand.self, ReportCommand.self])
 }
 
 /// Options every scenario shares: which daemon, which data, where the results go.

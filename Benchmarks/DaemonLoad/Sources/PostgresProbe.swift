@@ -41,6 +41,11 @@ struct PostgresProbe {
     (try rows(sql).first ?? []).map { Int64($0) ?? Int64(Double($0) ?? 0) }
   }
 
+  /// The first row's columns as numbers (`nil` for an empty or non-numeric column).
+  func numbers(_ sql: String) throws -> [Double?] {
+    (try rows(sql).first ?? []).map { Double($0) }
+  }
+
   /// Bytes of write-ahead log written since the server's start, and the next transaction id
   /// (write transactions take one; read-only ones do not).
   func walAndTransactions() throws -> (walBytes: Int64, nextTransaction: Int64) {

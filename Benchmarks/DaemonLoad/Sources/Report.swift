@@ -26,8 +26,13 @@ struct ReportCommand: ParsableCommand {
     let decoder = JSONDecoder()
     let records = try text.split(separator: "\n").map { try decoder.decode(Record.self, from: Data($0.utf8)) }
     var out = "# fenced under load (DaemonLoad)\n\n"
-    out += "Produced by `Benchmarks/Scripts/daemon-bench` (see `Docs/Daemon-Performance.md`).\n\n"
+    if records.allSatisfy({ $0.cluster != nil }) {
+      out += "Produced by `Benchmarks/Scripts/cluster-ingest` (see `Docs/Scaling.md`, \"Several processes on PostgreSQL\").\n\n"
+    } else {
+      out += "Produced by `Benchmarks/Scripts/daemon-bench` (see `Docs/Daemon-Performance.md`).\n\n"
+    }
     out += machineTable(records)
+    out += clusterTables(records)
     out += ingestTable(records)
     out += recoveryTable(records)
     out += lagTable(records)
@@ -144,7 +149,7 @@ struct ReportCommand: ParsableCommand {
   }
 
   func targets(_ records: [Record]) -> String {
-    var out = "## Targets\n\n| target | measured | met? |\n| --- | --- | --- |\n"
+    var out = ""
     for synced in [false, true] {
       let reference = records.compactMap(\.ingest).filter {
         $0.storage == "sqlite" && $0.durability == "full" && $0.batchSize == 5000 && $0.clients == 1
@@ -164,7 +169,8 @@ struct ReportCommand: ParsableCommand {
       let store = taken.recoverySeconds ?? .infinity
       out += "| recovery with a snapshot just taken under 2 s (\(shortZones(record.zones))) | store \(String(format: "%.3f", store)) s, /healthz 200 after \(String(format: "%.3f", taken.healthySeconds)) s | \(store < 2 ? "yes" : "**no**") (store), \(taken.healthySeconds < 2 ? "yes" : "**no**") (/healthz) |\n"
     }
-    return out + "\n"
+    guard !out.isEmpty else { return "" }
+    return "## Targets\n\n| target | measured | met? |\n| --- | --- | --- |\n" + out + "\n"
   }
 
   // MARK: - Formatting
