@@ -39,7 +39,11 @@ public final class PostgresConnections: Sendable {
     let setup = idleInTransactionTimeout.map {
       ["SET idle_in_transaction_session_timeout = \(max(1, Int(($0 * 1000).rounded())))"]
     } ?? []
-    writer = try PostgresSession(settings: settings, purpose: "storage", logger: logger, setup: setup)
+    // An owner's writer (it has a lease time) gives up on a silent server within a few lease
+    // times (30 s at the default 5 s lease; a snapshot of a large zone set takes seconds).
+    let timeout = idleInTransactionTimeout.map { TimeAmount.seconds(Int64(max(10, $0 * 6))) } ?? .seconds(60)
+    writer = try PostgresSession(
+      settings: settings, purpose: "storage", logger: logger, setup: setup, queryTimeout: timeout)
   }
 
   deinit { close() }

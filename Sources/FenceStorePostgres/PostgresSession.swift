@@ -16,10 +16,18 @@ final class PostgresSession: Sendable {
   /// What the session serves, for error messages ("PostgreSQL leases: …").
   let purpose: String
   private let connection: LockedValue<PostgresConnection?>
+  /// Connections whose query got no answer in time: replaced before the next use.
+  private let stalled = LockedValue<Set<ObjectIdentifier>>([])
+  /// The longest a query waits for the server's answer (see ``run(_:on:)``).
+  let queryTimeout: TimeAmount
 
   /// Connects, runs `setup` (statements such as `SET lock_timeout = 1000`, run again on every
   /// reconnection) and migrates the schema (``PostgresSchema``).
-  init(settings: PostgresSettings, purpose: String, logger: Logger, setup: [String] = []) throws {
+  init(
+    settings: PostgresSettings, purpose: String, logger: Logger, setup: [String] = [],
+    queryTimeout: TimeAmount = .seconds(60)
+  ) throws {
+    self.queryTimeout = queryTimeout
     self.logger = logger
     self.purpose = purpose
     self.settings = settings
@@ -43,7 +51,8 @@ final class PostgresSession: Sendable {
   func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
     try connection.withLock { connection in
       guard let current = connection else { throw StoreError.closed }
-      if current.isClosed {
+      let isStalled = stalled.withLock { $0.remove(ObjectIdentifier(current)) != nil }
+      if current.isClosed || isStalled {
         let opened = try PostgresStorage.connect(settings, logger: logger)
         do {
           try Self.runSetup(setup, on: opened, purpose: purpose, logger: logger)
@@ -72,13 +81,40 @@ final class PostgresSession: Sendable {
   }
 
   /// Runs `query` on `connection`, mapping postgres-nio's errors to ``StoreError``.
+  ///
+  /// A query that gets no answer within ``queryTimeout`` fails, and its connection is closed
+  /// and replaced before the next use: the network never makes a caller wait forever. (Seen in
+  /// the SIGSTOP drill: a connection whose session the server ended while the process was
+  /// frozen took a query after the process resumed and never answered it.)
   @discardableResult
   func run(_ query: PostgresQuery, on connection: PostgresConnection) throws -> PostgresQueryResult {
     do {
-      return try connection.query(query, logger: logger).wait()
+      return try Self.wait(connection.query(query, logger: logger), timeout: queryTimeout)
+    } catch let timeout as QueryTimeout {
+      stalled.withLock { _ = $0.insert(ObjectIdentifier(connection)) }
+      let closing: EventLoopFuture<Void> = connection.close()
+      closing.whenComplete { _ in }
+      throw StoreError.storageFailed("PostgreSQL \(purpose): \(timeout)")
     } catch {
       throw StoreError.storageFailed("PostgreSQL \(purpose): \(describe(error))")
     }
+  }
+
+  /// No answer within the time.
+  struct QueryTimeout: Error, CustomStringConvertible {
+    var timeout: TimeAmount
+    var description: String { "no answer from the server within \(timeout.nanoseconds / 1_000_000_000) s" }
+  }
+
+  /// Waits for `future`, at most `timeout`.
+  static func wait<T: Sendable>(_ future: EventLoopFuture<T>, timeout: TimeAmount) throws -> T {
+    let promise = future.eventLoop.makePromise(of: T.self)
+    future.cascade(to: promise)
+    let timer = future.eventLoop.scheduleTask(in: timeout) {
+      promise.fail(QueryTimeout(timeout: timeout))
+    }
+    defer { timer.cancel() }
+    return try promise.futureResult.wait()
   }
 
   /// Runs one query on its own.
@@ -95,7 +131,7 @@ final class PostgresSession: Sendable {
     }
     if let closing {
       let future: EventLoopFuture<Void> = closing.close()
-      try? future.wait()
+      _ = try? Self.wait(future, timeout: .seconds(10))
     }
   }
 }

@@ -109,6 +109,16 @@ struct ClusterAPITests {
     let rest = try await client.request(.GET, "/v1/events?after=\(end.header("Fence-Cursor")!)")
     #expect(rest.body.isEmpty)
     #expect(rest.header("Fence-Cursor") == end.header("Fence-Cursor"))
+    // Server-sent events: every id is the cursor after its event; Last-Event-ID resumes.
+    let connection = try RawConnection(port: daemon.port)
+    connection.send("GET /v1/events/stream HTTP/1.1\r\nHost: x\r\nLast-Event-ID: \(cursor)\r\n\r\n")
+    let text = connection.readAll().replacingOccurrences(of: "\r\n", with: "\n")
+    #expect(text.hasPrefix("HTTP/1.1 200"))
+    let ids = text.split(separator: "\n").filter { $0.hasPrefix("id: ") }.map { String($0.dropFirst(4)) }
+    let data = text.split(separator: "\n").filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
+    #expect(ids.count == all.count - 5)
+    #expect(ids.last == end.header("Fence-Cursor"))
+    #expect(Set(data) == Set(all.dropFirst(5)))
     for bad in ["1.2", "a.b.c.d", "-1.0.0.0", "1.2.3.4.5"] {
       let refused = try await client.request(.GET, "/v1/events?after=\(bad)")
       #expect(refused.status == 400, "\(bad)")
