@@ -17,6 +17,10 @@ public protocol FenceStorage: Sendable {
   /// Commits a command with its events and idempotency key, durably.
   func append(_ commit: CommandCommit) throws
 
+  /// Commits several commands in order, each as ``append(_:)`` does; a storage that can puts
+  /// them in one transaction (all or none). The default appends them one by one.
+  func append(contentsOf commits: [CommandCommit]) throws
+
   /// The first answer given under an idempotency key, and its command, if one was committed.
   func answer(forIdempotencyKey key: String) throws -> (commandSeq: Int64, answer: String)?
 
@@ -46,6 +50,12 @@ public protocol FenceStorage: Sendable {
 
   /// Closes the storage; later calls fail.
   func close() throws
+}
+
+extension FenceStorage {
+  public func append(contentsOf commits: [CommandCommit]) throws {
+    for commit in commits { try append(commit) }
+  }
 }
 
 /// A command and everything committed with it.

@@ -168,8 +168,21 @@ public final class FenceStore: Sendable {
   /// Applies one new command to the engine and commits it with its events.
   private func commit(
     _ command: StoreCommand, idempotencyKey: String?, inboxSeq: Int64?, state: inout EngineState
-  ) throws -> CommandAnswer?
-  {
+  ) throws -> CommandAnswer? {
+    guard
+      let prepared = try prepare(
+        command, idempotencyKey: idempotencyKey, inboxSeq: inboxSeq, state: &state)
+    else { return nil }
+    try append([prepared.commit], state: &state)
+    return prepared.answer
+  }
+
+  /// Applies one new command to the engine and moves the log's position past it: the commit to
+  /// append, and the answer. Nothing is written; ``append(_:state:)`` writes, or puts the engine
+  /// back as the log has it.
+  private func prepare(
+    _ command: StoreCommand, idempotencyKey: String?, inboxSeq: Int64?, state: inout EngineState
+  ) throws -> (answer: CommandAnswer, commit: CommandCommit)? {
     let seq = state.commandSeq + 1
     let firstEventSeq = state.eventSeq + 1
     // Encoded before the engine changes: zones the log cannot record change nothing.
@@ -216,33 +229,100 @@ public final class FenceStore: Sendable {
       }
     }
     let lines = Self.eventLines(events, firstSeq: firstEventSeq, partition: options.eventPartition)
-    do {
-      try storage.append(
-        CommandCommit(
-          seq: seq, kindCode: command.kindCode, payload: payload, firstEventSeq: firstEventSeq,
-          eventLines: lines, answer: answer.json, idempotencyKey: idempotencyKey,
-          recordedAt: Date(), inboxSeq: inboxSeq))
-    } catch let error as StoreError where error.isLeaseLost {
-      // Another owner writes this partition now: this store must not go on.
-      state.isClosed = true
-      throw error
-    } catch {
-      // The engine moved but the log did not: put the engine back as the log has it.
-      do {
-        state = try Self.recover(
-          storage: storage, configuration: configuration, eventPartition: options.eventPartition
-        ).state
-      } catch let recoveryError {
-        state.isClosed = true
-        throw StoreError.storageFailed(
-          "\(error); reloading from the storage failed too (\(recoveryError)); the store is closed")
-      }
-      throw StoreError.storageFailed("\(error)")
-    }
+    let commit = CommandCommit(
+      seq: seq, kindCode: command.kindCode, payload: payload, firstEventSeq: firstEventSeq,
+      eventLines: lines, answer: answer.json, idempotencyKey: idempotencyKey,
+      recordedAt: Date(), inboxSeq: inboxSeq)
     state.commandSeq = seq
     state.eventSeq += Int64(events.count)
     state.commandsSinceSnapshot += 1
-    return answer
+    return (answer, commit)
+  }
+
+  /// Writes prepared commits (one transaction when the storage can), or, when that fails, puts
+  /// the engine back as the log has it and throws.
+  private func append(_ commits: [CommandCommit], state: inout EngineState) throws {
+    do {
+      if commits.count == 1 {
+        try storage.append(commits[0])
+      } else {
+        try storage.append(contentsOf: commits)
+      }
+    } catch {
+      try restoreFromStorage(after: error, state: &state)
+    }
+  }
+
+  /// After a failed write: closes the store on a lost lease, else reloads the engine from the
+  /// storage (the engine moved but the log did not); throws what the write threw.
+  private func restoreFromStorage(after error: any Error, state: inout EngineState) throws -> Never {
+    if let error = error as? StoreError, error.isLeaseLost {
+      // Another owner writes this partition now: this store must not go on.
+      state.isClosed = true
+      throw error
+    }
+    do {
+      state = try Self.recover(
+        storage: storage, configuration: configuration, eventPartition: options.eventPartition
+      ).state
+    } catch let recoveryError {
+      state.isClosed = true
+      throw StoreError.storageFailed(
+        "\(error); reloading from the storage failed too (\(recoveryError)); the store is closed")
+    }
+    if let error = error as? StoreError, case .storageFailed = error { throw error }
+    throw StoreError.storageFailed("\(error)")
+  }
+
+  /// For the owner of a partition executing its inbox: executes fix batches, advances and tag
+  /// changes (commands the engine never refuses) in order, and commits them together, in one
+  /// transaction when the storage can (``FenceStorage/append(contentsOf:)``), each with the
+  /// inbox seq it consumes. One round trip to the database then carries many commands.
+  ///
+  /// - Returns: the answers, in order.
+  /// - Throws: ``StoreError/invalidCommand(_:)`` for a zone change (execute those one at a
+  ///   time); what ``execute(_:idempotencyKey:inboxSeq:)`` throws, with nothing applied.
+  public func execute(inboxCommands: [(seq: Int64, command: StoreCommand)]) throws -> [CommandAnswer] {
+    for item in inboxCommands {
+      switch item.command {
+      case .fixes, .advance, .setDeviceTags: continue
+      case .addZones, .replaceAllZones, .removeZone:
+        throw StoreError.invalidCommand("zone changes are executed one at a time")
+      }
+    }
+    guard !inboxCommands.isEmpty else { return [] }
+    let (answers, newHead) = try engine.withLock { state throws -> ([CommandAnswer], Int64) in
+      guard !state.isClosed else { throw StoreError.closed }
+      let started = DispatchTime.now().uptimeNanoseconds
+      var answers: [CommandAnswer] = []
+      var commits: [CommandCommit] = []
+      do {
+        for item in inboxCommands {
+          guard
+            let prepared = try prepare(
+              item.command, idempotencyKey: nil, inboxSeq: item.seq, state: &state)
+          else { continue }
+          answers.append(prepared.answer)
+          commits.append(prepared.commit)
+        }
+      } catch {
+        try restoreFromStorage(after: error, state: &state)
+      }
+      try append(commits, state: &state)
+      state.commandSecondsSinceSnapshot +=
+        Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9
+      let pacing = SnapshotPacing(
+        every: options.snapshotEvery, slowSnapshotSeconds: options.slowSnapshotSeconds)
+      if pacing.isDue(
+        commands: state.commandsSinceSnapshot, commandSeconds: state.commandSecondsSinceSnapshot,
+        lastSnapshotSeconds: state.lastSnapshotSeconds)
+      {
+        try? writeSnapshot(state: &state)
+      }
+      return (answers, state.eventSeq)
+    }
+    head.publish(newHead)
+    return answers
   }
 
   /// Applies a command to an evaluator, appending its events: the one place both the live path

@@ -311,33 +311,60 @@ public final class PartitionOwner: Sendable {
     }
     let due = owned.filter { (heads[$0.key] ?? 0) > $0.value.progress }.keys.sorted()
     guard !due.isEmpty else { return false }
-    // Partitions of one writing connection run one after another; the groups run side by side.
+    // Partitions of one writing connection run one after another; the groups run side by side,
+    // each on a thread of its own (they wait on the database, not on the cores:
+    // `concurrentPerform` would run no more of them at once than there are cores).
     let groups = Dictionary(grouping: due) { Int($0) % writers.count }.values.map { $0 }
     let executed = LockedValue(false)
-    DispatchQueue.concurrentPerform(iterations: groups.count) { index in
-      for partition in groups[index] where execute(partition) {
-        executed.withLock { $0 = true }
+    let done = DispatchGroup()
+    for group in groups {
+      DispatchQueue.global().async(group: done) {
+        for partition in group where self.execute(partition) {
+          executed.withLock { $0 = true }
+        }
       }
     }
+    done.wait()
     return executed.withLock { $0 }
   }
 
-  /// Executes the next commands of one partition; `true` when any was executed.
+  /// Executes the next commands of one partition; `true` when any was executed. Runs of fix
+  /// batches, advances and tag changes are committed together, in one transaction
+  /// (``FenceStore/execute(inboxCommands:)``); zone changes one at a time.
   func execute(_ partition: Int32) -> Bool {
     guard let owned = state.withLock({ $0.owned[partition] }) else { return false }
     var progress = owned.progress
     do {
       let commands = try inbox.commands(
         partition: partition, after: progress, limit: options.commandsPerPass)
-      for (seq, command) in commands {
-        guard seq == progress + 1 else {
-          throw StoreError.damaged("partition \(partition)'s inbox skips from \(progress) to \(seq)")
+      var run: [(seq: Int64, command: StoreCommand)] = []
+      func flush() throws {
+        guard !run.isEmpty else { return }
+        let started = ContinuousClock.now
+        let answers = try owned.store.execute(inboxCommands: run)
+        if let onExecuted {
+          let each = (ContinuousClock.now - started) / max(1, answers.count)
+          for answer in answers { onExecuted(answer, each) }
         }
-        if let outcome = try executeOne(command, seq: seq, in: owned) {
-          try owned.storage.recordInboxOutcome(seq: seq, answer: outcome)
-        }
-        progress = seq
+        progress = run.last!.seq
+        run.removeAll()
       }
+      for (seq, command) in commands {
+        guard seq == progress + Int64(run.count) + 1 else {
+          throw StoreError.damaged("partition \(partition)'s inbox skips to \(seq)")
+        }
+        switch command {
+        case .fixes, .advance, .setDeviceTags:
+          run.append((seq, command))
+        case .addZones, .replaceAllZones, .removeZone:
+          try flush()
+          if let outcome = try executeOne(command, seq: seq, in: owned) {
+            try owned.storage.recordInboxOutcome(seq: seq, answer: outcome)
+          }
+          progress = seq
+        }
+      }
+      try flush()
       state.withLock { $0.owned[partition]?.progress = progress }
       return !commands.isEmpty
     } catch {

@@ -200,6 +200,69 @@ public final class PostgresStorage: FenceStorage {
     }
   }
 
+  /// Several commands in one transaction, each table written by one statement whatever their
+  /// number: what an owner of the scaled-out store commits for a run of its inbox.
+  public func append(contentsOf commits: [CommandCommit]) throws {
+    guard commits.count > 1 else {
+      if let commit = commits.first { try append(commit) }
+      return
+    }
+    try transaction { connection in
+      let seqs = commits.map(\.seq)
+      let kinds = commits.map { Int64($0.kindCode) }
+      let payloads = commits.map { ByteBuffer(bytes: $0.payload) }
+      let firstEvents = commits.map(\.firstEventSeq)
+      let eventCounts = commits.map { Int64($0.eventLines.count) }
+      let answers = commits.map(\.answer)
+      let recorded = commits.map(\.recordedAt)
+      _ = try rows(
+        """
+        INSERT INTO fk_commands(partition, seq, kind, payload, first_event_seq, event_count, answer, recorded_at)
+        SELECT \(partition), s, k, p, f, c, a, r
+        FROM unnest(\(seqs)::bigint[], \(kinds)::bigint[], \(payloads)::bytea[], \(firstEvents)::bigint[],
+                    \(eventCounts)::bigint[], \(answers)::text[], \(recorded)::timestamptz[]) AS t(s, k, p, f, c, a, r)
+        """, on: connection)
+      var eventSeqs: [Int64] = []
+      var commandSeqs: [Int64] = []
+      var lines: [String] = []
+      var times: [Date] = []
+      for commit in commits {
+        for (offset, line) in commit.eventLines.enumerated() {
+          eventSeqs.append(commit.firstEventSeq + Int64(offset))
+          commandSeqs.append(commit.seq)
+          lines.append(line)
+          times.append(commit.recordedAt)
+        }
+      }
+      if !lines.isEmpty {
+        _ = try rows(
+          """
+          INSERT INTO fk_events(partition, seq, command_seq, body, recorded_at)
+          SELECT \(partition), s, c, b, r
+          FROM unnest(\(eventSeqs)::bigint[], \(commandSeqs)::bigint[], \(lines)::text[], \(times)::timestamptz[]) AS t(s, c, b, r)
+          """, on: connection)
+      }
+      let done = commits.filter { $0.inboxSeq != nil }
+      if !done.isEmpty {
+        _ = try rows(
+          """
+          INSERT INTO fk_inbox_done(partition, seq, answer, done_at)
+          SELECT \(partition), s, a, r
+          FROM unnest(\(done.map { $0.inboxSeq! })::bigint[], \(done.map(\.answer))::text[],
+                      \(done.map(\.recordedAt))::timestamptz[]) AS t(s, a, r)
+          """, on: connection)
+      }
+      for commit in commits {
+        guard let key = commit.idempotencyKey else { continue }
+        _ = try rows(
+          """
+          INSERT INTO fk_idempotency(partition, key, command_seq, answer, recorded_at)
+          VALUES (\(partition), \(key), \(commit.seq), \(commit.answer), \(commit.recordedAt))
+          """, on: connection)
+      }
+    }
+  }
+
   public func answer(forIdempotencyKey key: String) throws -> (commandSeq: Int64, answer: String)? {
     try read { connection in
       try rows(
