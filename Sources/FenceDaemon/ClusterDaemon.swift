@@ -162,10 +162,16 @@ public final class ClusterDaemon: Sendable {
         PartitionWebhooks(
           urls: settings.webhooks, owner: owner, client: client, logger: logger, metrics: metrics))
     }
+    let retention = settings.eventRetentionSeconds
     services.append(
-      PartitionCompaction(
-        owner: owner, logger: logger, retention: settings.eventRetentionSeconds,
-        interval: settings.compactionIntervalSeconds))
+      Compaction(logger: logger, interval: settings.compactionIntervalSeconds) {
+        let report = try await offloaded { try owner.compact(eventRetention: retention) }
+        return [
+          "commands": "\(report.store.commands)", "events": "\(report.store.events)",
+          "snapshots": "\(report.store.snapshots)", "inboxCommands": "\(report.inboxCommands)",
+          "inboxKeys": "\(report.inboxKeys)",
+        ]
+      })
     let group = ServiceGroup(
       configuration: .init(
         services: services.map { .init(service: $0) },
@@ -185,36 +191,6 @@ public final class ClusterDaemon: Sendable {
     eventLog.close()
     if let failure { throw failure }
     logger.notice("stopped", metadata: ["owner": "\(owner.name)"])
-  }
-}
-
-/// Runs ``FenceStorePostgres/PartitionOwner/compact(eventRetention:now:)`` every interval:
-/// the owned partitions' stores and inboxes.
-struct PartitionCompaction: Service {
-  let owner: PartitionOwner
-  let logger: Logger
-  let retention: TimeInterval
-  let interval: TimeInterval
-
-  func run() async throws {
-    while !Task.isShuttingDownGracefully, !Task.isCancelled {
-      try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(interval)) }
-      if Task.isShuttingDownGracefully || Task.isCancelled { break }
-      let owner = self.owner
-      let retention = self.retention
-      do {
-        let report = try await offloaded { try owner.compact(eventRetention: retention) }
-        logger.info(
-          "compacted",
-          metadata: [
-            "commands": "\(report.store.commands)", "events": "\(report.store.events)",
-            "snapshots": "\(report.store.snapshots)", "inboxCommands": "\(report.inboxCommands)",
-            "inboxKeys": "\(report.inboxKeys)",
-          ])
-      } catch {
-        logger.error("compaction failed", metadata: ["error": "\(error)"])
-      }
-    }
   }
 }
 

@@ -201,10 +201,15 @@ public final class FenceDaemon: Sendable {
     if settings.clock == .wall {
       services.append(WallClock(store: store, logger: logger, metrics: metrics))
     }
+    let retention = settings.eventRetentionSeconds
     services.append(
-      Compaction(
-        store: store, logger: logger, retention: settings.eventRetentionSeconds,
-        interval: settings.compactionIntervalSeconds))
+      Compaction(logger: logger, interval: settings.compactionIntervalSeconds) {
+        let report = try store.compact(eventRetention: retention)
+        return [
+          "commands": "\(report.commands)", "events": "\(report.events)",
+          "snapshots": "\(report.snapshots)", "idempotencyKeys": "\(report.idempotencyKeys)",
+        ]
+      })
     let group = ServiceGroup(
       configuration: .init(
         services: services.map { .init(service: $0) },
@@ -226,25 +231,22 @@ public final class FenceDaemon: Sendable {
   }
 }
 
-/// Runs ``FenceStore/compact(eventRetention:now:)`` every interval.
+/// Runs a compaction every interval and logs what it dropped: the store's
+/// (``FenceStore/compact(eventRetention:now:)``) in one process, the owned partitions' in a
+/// scaled-out one.
 struct Compaction: Service {
-  let store: FenceStore
   let logger: Logger
-  let retention: TimeInterval
   let interval: TimeInterval
+  /// Compacts once, off the cooperative pool, and returns the log line's figures.
+  let compact: @Sendable () async throws -> Logger.Metadata
 
   func run() async throws {
     while !Task.isShuttingDownGracefully, !Task.isCancelled {
       try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(interval)) }
       if Task.isShuttingDownGracefully || Task.isCancelled { break }
       do {
-        let report = try store.compact(eventRetention: retention)
-        logger.info(
-          "compacted",
-          metadata: [
-            "commands": "\(report.commands)", "events": "\(report.events)",
-            "snapshots": "\(report.snapshots)", "idempotencyKeys": "\(report.idempotencyKeys)",
-          ])
+        let figures = try await compact()
+        logger.info("compacted", metadata: figures)
       } catch {
         logger.error("compaction failed", metadata: ["error": "\(error)"])
       }

@@ -135,18 +135,7 @@ public final class FenceStore: Sendable {
       else {
         return (nil, nil)
       }
-      state.commandSecondsSinceSnapshot +=
-        Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9
-      let pacing = SnapshotPacing(
-        every: options.snapshotEvery, slowSnapshotSeconds: options.slowSnapshotSeconds)
-      if pacing.isDue(
-        commands: state.commandsSinceSnapshot, commandSeconds: state.commandSecondsSinceSnapshot,
-        lastSnapshotSeconds: state.lastSnapshotSeconds)
-      {
-        // A failed snapshot loses nothing (the log still holds every command): it is retried
-        // after the next command.
-        try? writeSnapshot(state: &state)
-      }
+      snapshotIfDue(commandStarted: started, state: &state)
       return (answer, state.eventSeq)
     }
     if let newHead { head.publish(newHead) }
@@ -309,16 +298,7 @@ public final class FenceStore: Sendable {
         try restoreFromStorage(after: error, state: &state)
       }
       try append(commits, state: &state)
-      state.commandSecondsSinceSnapshot +=
-        Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9
-      let pacing = SnapshotPacing(
-        every: options.snapshotEvery, slowSnapshotSeconds: options.slowSnapshotSeconds)
-      if pacing.isDue(
-        commands: state.commandsSinceSnapshot, commandSeconds: state.commandSecondsSinceSnapshot,
-        lastSnapshotSeconds: state.lastSnapshotSeconds)
-      {
-        try? writeSnapshot(state: &state)
-      }
+      snapshotIfDue(commandStarted: started, state: &state)
       return (answers, state.eventSeq)
     }
     head.publish(newHead)
@@ -368,6 +348,22 @@ public final class FenceStore: Sendable {
   }
 
   // MARK: - Snapshots and closing
+
+  /// Counts the time of the command(s) started at `commandStarted` and writes a snapshot when
+  /// ``SnapshotPacing`` says one is due. A failed snapshot loses nothing (the log still holds
+  /// every command): it is retried after the next command.
+  private func snapshotIfDue(commandStarted started: UInt64, state: inout EngineState) {
+    state.commandSecondsSinceSnapshot +=
+      Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9
+    let pacing = SnapshotPacing(
+      every: options.snapshotEvery, slowSnapshotSeconds: options.slowSnapshotSeconds)
+    if pacing.isDue(
+      commands: state.commandsSinceSnapshot, commandSeconds: state.commandSecondsSinceSnapshot,
+      lastSnapshotSeconds: state.lastSnapshotSeconds)
+    {
+      try? writeSnapshot(state: &state)
+    }
+  }
 
   /// Writes a snapshot now (recovery then replays only what comes after it).
   public func snapshot() throws {
