@@ -129,34 +129,10 @@ public final class ClusterDaemon: Sendable {
     metricsText: @escaping @Sendable () -> String, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
   ) async throws {
     owner.start()
-    let router = makeRouter()
     let owner = self.owner
     let metrics = self.metrics
-    router.get("/metrics") { _, _ in
-      // Devices add up over the owned partitions; zones are the same in every partition.
-      let partitions = owner.ownedPartitions
-      metrics.partitionsOwned.record(partitions.count)
-      var devices = 0
-      for partition in partitions { devices += owner.store(of: partition)?.statistics.devices ?? 0 }
-      metrics.devices.record(devices)
-      if let statistics = owner.anyStore?.statistics {
-        metrics.zones.record(statistics.zones)
-        metrics.elements.record(statistics.elements)
-      }
-      return Response(
-        status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-        body: ResponseBody(byteBuffer: ByteBuffer(string: metricsText())))
-    }
-    let app = Application(
-      router: router,
-      server: .http1(configuration: .init(idleTimeout: .seconds(75))),
-      configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "fenced"),
-      onServerRunning: { channel in
-        await onListening(channel.localAddress?.port ?? 0)
-      },
-      logger: logger)
     let client = HTTPClient(eventLoopGroupProvider: .singleton)
-    var services: [any Service] = [app]
+    var services: [any Service] = []
     if !settings.webhooks.isEmpty {
       services.append(
         PartitionWebhooks(
@@ -172,15 +148,14 @@ public final class ClusterDaemon: Sendable {
           "inboxKeys": "\(report.inboxKeys)",
         ]
       })
-    let group = ServiceGroup(
-      configuration: .init(
-        services: services.map { .init(service: $0) },
-        gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
     logger.notice(
       "serving", metadata: ["listen": "\(settings.host):\(settings.port)", "owner": "\(owner.name)"])
     var failure: (any Error)?
     do {
-      try await group.run()
+      try await DaemonServer.serve(
+        router: makeRouter(), settings: settings, logger: logger, metricsText: metricsText,
+        refreshMetrics: { Self.refreshMetrics(metrics, from: owner) }, onListening: onListening,
+        services: services)
     } catch {
       failure = error
     }
@@ -191,6 +166,22 @@ public final class ClusterDaemon: Sendable {
     eventLog.close()
     if let failure { throw failure }
     logger.notice("stopped", metadata: ["owner": "\(owner.name)"])
+  }
+}
+
+extension ClusterDaemon {
+  /// Sets the gauges: devices add up over the owned partitions; zones are the same in every
+  /// partition.
+  static func refreshMetrics(_ metrics: DaemonMetrics, from owner: PartitionOwner) {
+    let partitions = owner.ownedPartitions
+    metrics.partitionsOwned.record(partitions.count)
+    var devices = 0
+    for partition in partitions { devices += owner.store(of: partition)?.statistics.devices ?? 0 }
+    metrics.devices.record(devices)
+    if let statistics = owner.anyStore?.statistics {
+      metrics.zones.record(statistics.zones)
+      metrics.elements.record(statistics.elements)
+    }
   }
 }
 

@@ -41,19 +41,14 @@ struct ClusterRoutes: Sendable {
     v1.get("events") { request, _ in try await events(request) }
     v1.get("events/stream") { request, _ in try await eventStream(request) }
     v1.get("zones") { _, _ in
-      let store = try anyStore()
-      return Response(
-        status: .ok, headers: [.contentType: "application/geo+json"],
-        body: ResponseBody(byteBuffer: ByteBuffer(bytes: try store.zoneSetGeoJSON())))
+      DaemonRoutes.geoJSONResponse(try anyStore().zoneSetGeoJSON())
     }
     v1.get("zones/{id}") { _, context in
       let id = try context.parameters.require("id")
       guard let zone = try anyStore().zone(id: id) else {
         throw RequestRefusal(.notFound, "no zone \"\(id)\"")
       }
-      return Response(
-        status: .ok, headers: [.contentType: "application/geo+json"],
-        body: ResponseBody(byteBuffer: ByteBuffer(bytes: try ZoneSetWriter.bytes([zone]))))
+      return try DaemonRoutes.zonesResponse([zone])
     }
     v1.put("zones") { request, _ in try await changeZones(request, replacingAll: true) }
     v1.post("zones") { request, _ in try await changeZones(request, replacingAll: false) }

@@ -28,13 +28,13 @@ struct DaemonRoutes: Sendable {
     v1.post("advance") { request, _ in try await advance(request) }
     v1.get("events") { request, _ in try await events(request) }
     v1.get("events/stream") { request, _ in try await eventStream(request) }
-    v1.get("zones") { _, _ in geoJSONResponse(try store.zoneSetGeoJSON()) }
+    v1.get("zones") { _, _ in Self.geoJSONResponse(try store.zoneSetGeoJSON()) }
     v1.get("zones/{id}") { _, context in
       let id = try context.parameters.require("id")
       guard let zone = store.zone(id: id) else {
         throw RequestRefusal(.notFound, "no zone \"\(id)\"")
       }
-      return try zonesResponse([zone])
+      return try Self.zonesResponse([zone])
     }
     v1.put("zones") { request, _ in try await changeZones(request, replacingAll: true) }
     v1.post("zones") { request, _ in try await changeZones(request, replacingAll: false) }
@@ -94,11 +94,11 @@ struct DaemonRoutes: Sendable {
 
   // MARK: - Zones
 
-  func zonesResponse(_ zones: [Zone]) throws -> Response {
+  static func zonesResponse(_ zones: [Zone]) throws -> Response {
     geoJSONResponse(try ZoneSetWriter.bytes(zones))
   }
 
-  func geoJSONResponse(_ bytes: [UInt8]) -> Response {
+  static func geoJSONResponse(_ bytes: [UInt8]) -> Response {
     Response(
       status: .ok, headers: [.contentType: "application/geo+json"],
       body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))

@@ -175,25 +175,10 @@ public final class FenceDaemon: Sendable {
   public func run(
     metricsText: @escaping @Sendable () -> String, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
   ) async throws {
-    let router = makeRouter()
     let store = self.store
     let metrics = self.metrics
-    router.get("/metrics") { _, _ in
-      metrics.refresh(from: store.statistics)
-      return Response(
-        status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-        body: ResponseBody(byteBuffer: ByteBuffer(string: metricsText())))
-    }
-    let app = Application(
-      router: router,
-      server: .http1(configuration: .init(idleTimeout: .seconds(75))),
-      configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "fenced"),
-      onServerRunning: { channel in
-        await onListening(channel.localAddress?.port ?? 0)
-      },
-      logger: logger)
     let client = HTTPClient(eventLoopGroupProvider: .singleton)
-    var services: [any Service] = [app]
+    var services: [any Service] = []
     for url in settings.webhooks {
       services.append(
         WebhookDelivery(url: url, store: store, client: client, logger: logger, metrics: metrics))
@@ -210,14 +195,13 @@ public final class FenceDaemon: Sendable {
           "snapshots": "\(report.snapshots)", "idempotencyKeys": "\(report.idempotencyKeys)",
         ]
       })
-    let group = ServiceGroup(
-      configuration: .init(
-        services: services.map { .init(service: $0) },
-        gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
     logger.notice(
       "serving", metadata: ["listen": "\(settings.host):\(settings.port)", "webhooks": "\(settings.webhooks.count)"])
     do {
-      try await group.run()
+      try await DaemonServer.serve(
+        router: makeRouter(), settings: settings, logger: logger, metricsText: metricsText,
+        refreshMetrics: { metrics.refresh(from: store.statistics) }, onListening: onListening,
+        services: services)
     } catch {
       state.stopServing()
       try? await client.shutdown()

@@ -38,9 +38,4 @@ public struct EventCursor: Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     seqs.map(String.init).joined(separator: ".")
   }
-
-  /// Whether every partition of `other` is at or before this cursor's.
-  public func covers(_ other: EventCursor) -> Bool {
-    zip(seqs, other.seqs).allSatisfy { $0 >= $1 }
-  }
 }

@@ -163,50 +163,13 @@ public final class PostgresStorage: FenceStorage {
   // MARK: - Commands and events
 
   public func append(_ commit: CommandCommit) throws {
-    let recordedAt = commit.recordedAt
-    try transaction { connection in
-      let payload = ByteBuffer(bytes: commit.payload)
-      let eventCount = Int64(commit.eventLines.count)
-      let kind = Int64(commit.kindCode)
-      _ = try rows(
-        """
-        INSERT INTO fk_commands(partition, seq, kind, payload, first_event_seq, event_count, answer, recorded_at)
-        VALUES (\(partition), \(commit.seq), \(kind), \(payload), \(commit.firstEventSeq), \(eventCount), \(commit.answer), \(recordedAt))
-        """, on: connection)
-      if !commit.eventLines.isEmpty {
-        // One statement for the command's events, whatever their number.
-        let seqs = (0..<eventCount).map { commit.firstEventSeq + $0 }
-        _ = try rows(
-          """
-          INSERT INTO fk_events(partition, seq, command_seq, body, recorded_at)
-          SELECT \(partition), s, \(commit.seq), b, \(recordedAt)
-          FROM unnest(\(seqs)::bigint[], \(commit.eventLines)::text[]) AS t(s, b)
-          """, on: connection)
-      }
-      if let inboxSeq = commit.inboxSeq {
-        _ = try rows(
-          """
-          INSERT INTO fk_inbox_done(partition, seq, answer, done_at)
-          VALUES (\(partition), \(inboxSeq), \(commit.answer), \(recordedAt))
-          """, on: connection)
-      }
-      if let key = commit.idempotencyKey {
-        _ = try rows(
-          """
-          INSERT INTO fk_idempotency(partition, key, command_seq, answer, recorded_at)
-          VALUES (\(partition), \(key), \(commit.seq), \(commit.answer), \(recordedAt))
-          """, on: connection)
-      }
-    }
+    try append(contentsOf: [commit])
   }
 
-  /// Several commands in one transaction, each table written by one statement whatever their
-  /// number: what an owner of the scaled-out store commits for a run of its inbox.
+  /// Commands in one transaction, each table written by one statement whatever their number
+  /// (a command's events, or a run of an owner's inbox: one round trip each).
   public func append(contentsOf commits: [CommandCommit]) throws {
-    guard commits.count > 1 else {
-      if let commit = commits.first { try append(commit) }
-      return
-    }
+    guard !commits.isEmpty else { return }
     try transaction { connection in
       let seqs = commits.map(\.seq)
       let kinds = commits.map { Int64($0.kindCode) }
