@@ -9,29 +9,49 @@ public struct ZoneRules: Hashable, Sendable {
   public var checkOut: Bool
   /// Whether a device first seen already inside checks in (default true).
   public var initialTrigger: Bool
+  /// Rules v2: when the zone is removed (by a change, by ``validUntil``, or replaced by a zone
+  /// no fence of which holds the device), every device checked in to it checks out at that
+  /// instant with the reason `zoneRemoved`, instead of its state being dropped silently.
+  /// (Declared beside the other flags, where it takes no room of its own.)
+  public var exitOnRemove: Bool
   /// Metres beyond a fence's edge within which a checked-in device still counts as inside
   /// (default 0).
   public var exitHysteresis: Double
   /// Consecutive accepted fixes outside needed to check out (default 1).
   public var exitConfirmations: Int
+  /// The rules v2 values below, held behind one reference (`nil` when none is set), so that a
+  /// zone without them (most of a million) carries 8 bytes for them instead of 144.
+  private var extensions: Extensions?
+
   /// Rules v2: what a fix must pass to count for the zone (speed, course, device tags); `nil`
   /// for none. See ``ZoneConditions``.
-  public var conditions: ZoneConditions?
+  public var conditions: ZoneConditions? {
+    get { extensions?.conditions }
+    set { update { $0.conditions = newValue } }
+  }
   /// Rules v2: the instant (event time) from which the zone exists; it behaves as added then.
-  public var validFrom: Timestamp?
+  public var validFrom: Timestamp? {
+    get { extensions?.validFrom }
+    set { update { $0.validFrom = newValue } }
+  }
   /// Rules v2: the instant (event time) at which the zone stops existing; it behaves as removed
   /// then. Must be after ``validFrom`` when both are set.
-  public var validUntil: Timestamp?
-  /// Rules v2: when the zone is removed (by a change, by ``validUntil``, or replaced by a zone
-  /// no fence of which holds the device), every device checked in to it checks out at that
-  /// instant with the reason `zoneRemoved`, instead of its state being dropped silently.
-  public var exitOnRemove: Bool
+  public var validUntil: Timestamp? {
+    get { extensions?.validUntil }
+    set { update { $0.validUntil = newValue } }
+  }
   /// Rules v2: the weekly windows in which the zone is armed; `nil` for always. See
   /// ``ZoneSchedule``.
-  public var schedule: ZoneSchedule?
+  public var schedule: ZoneSchedule? {
+    get { extensions?.schedule }
+    set { update { $0.schedule = newValue } }
+  }
   /// Rules v2: a circle that moves with devices instead of fixed fences (a zone with `roam` has
   /// no fences or GEOLINEs). See ``RoamingFence``.
-  public var roam: RoamingFence?
+  public var roam: RoamingFence? {
+    get { extensions?.roam }
+    set { update { $0.roam = newValue } }
+  }
 
   public init(
     minimumRetriggerTime: Double = 0, dwell: Double? = nil, checkOut: Bool = true,
@@ -45,12 +65,11 @@ public struct ZoneRules: Hashable, Sendable {
     self.initialTrigger = initialTrigger
     self.exitHysteresis = exitHysteresis
     self.exitConfirmations = exitConfirmations
-    self.conditions = conditions
-    self.validFrom = validFrom
-    self.validUntil = validUntil
     self.exitOnRemove = exitOnRemove
-    self.schedule = schedule
-    self.roam = roam
+    self.extensions = Extensions.holding(
+      Extensions.Values(
+        conditions: conditions, validFrom: validFrom, validUntil: validUntil, schedule: schedule,
+        roam: roam))
   }
 
   /// Whether the zone's existence depends on event time (``validFrom``, ``validUntil``).
@@ -58,4 +77,59 @@ public struct ZoneRules: Hashable, Sendable {
 
   /// The spec's defaults.
   public static let `default` = ZoneRules()
+
+  /// Sets rules v2 values (a new box: boxes are shared between copies and never change).
+  private mutating func update(_ change: (inout Extensions.Values) -> Void) {
+    var values = extensions?.values ?? Extensions.Values()
+    change(&values)
+    extensions = Extensions.holding(values)
+  }
+
+  public static func == (a: ZoneRules, b: ZoneRules) -> Bool {
+    a.minimumRetriggerTime == b.minimumRetriggerTime && a.dwell == b.dwell
+      && a.checkOut == b.checkOut && a.initialTrigger == b.initialTrigger
+      && a.exitHysteresis == b.exitHysteresis && a.exitConfirmations == b.exitConfirmations
+      && a.exitOnRemove == b.exitOnRemove
+      && (a.extensions === b.extensions || a.extensions?.values == b.extensions?.values)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(minimumRetriggerTime)
+    hasher.combine(dwell)
+    hasher.combine(checkOut)
+    hasher.combine(initialTrigger)
+    hasher.combine(exitHysteresis)
+    hasher.combine(exitConfirmations)
+    hasher.combine(exitOnRemove)
+    hasher.combine(extensions?.values)
+  }
+
+  /// The rules v2 values of a zone that has any, immutable and shared by copies of its rules.
+  private final class Extensions: Sendable {
+    struct Values: Hashable, Sendable {
+      var conditions: ZoneConditions?
+      var validFrom: Timestamp?
+      var validUntil: Timestamp?
+      var schedule: ZoneSchedule?
+      var roam: RoamingFence?
+
+      var isEmpty: Bool {
+        conditions == nil && validFrom == nil && validUntil == nil && schedule == nil && roam == nil
+      }
+    }
+
+    let values: Values
+    var conditions: ZoneConditions? { values.conditions }
+    var validFrom: Timestamp? { values.validFrom }
+    var validUntil: Timestamp? { values.validUntil }
+    var schedule: ZoneSchedule? { values.schedule }
+    var roam: RoamingFence? { values.roam }
+
+    private init(_ values: Values) { self.values = values }
+
+    /// A box for `values`, or `nil` when none is set (rules equal whichever way they were made).
+    static func holding(_ values: Values) -> Extensions? {
+      values.isEmpty ? nil : Extensions(values)
+    }
+  }
 }
