@@ -30,6 +30,7 @@ extension RTree {
       live += 1
     }
     precondition(live == count, "count is \(count) but \(live) live items are stored")
+    if let mainGrid { checkGrid(mainGrid) }
 
     // Every live id: in one layer only, and found once by a search for its own box.
     var ids: [Int32] = []
@@ -211,5 +212,29 @@ extension RTree {
       b.west <= b.east && b.south <= b.north && b.west >= -180 && b.east <= 180
         && b.south >= -90 && b.north <= 90,
       "\(name): entry \(slot) (id \(entries.ids[slot])) has a bad planar box \(b)")
+  }
+
+  /// Every live entry of ``main`` (each part of a crossing item on its own) is listed by the
+  /// grid (by slot) or live in ``mainWide``, never both; removed entries are listed by neither.
+  private func checkGrid(_ grid: PointGrid) {
+    var listed = Set<Int32>()
+    for k in grid.slots.indices where grid.quantized[k] != PointGrid.emptyBox {
+      listed.insert(grid.slots[k])
+    }
+    // A crossing item's parts are apart: one may be listed, the other wide.
+    var wideParts = Set<Int64>()
+    for slot in 0..<mainWide.entries.count where !mainWide.entries.flags[slot].contains(.removed) {
+      let flags = mainWide.entries.flags[slot]
+      wideParts.insert(Int64(mainWide.entries.ids[slot]) << 8 | Int64(flags.rawValue))
+    }
+    for slot in 0..<main.entries.count {
+      let isLive = !main.entries.flags[slot].contains(.removed)
+      let inGrid = listed.contains(Int32(slot))
+      let part = main.entries.flags[slot].subtracting(.removed).rawValue
+      let inWide = wideParts.contains(Int64(main.entries.ids[slot]) << 8 | Int64(part))
+      precondition(
+        isLive ? inGrid != inWide : !inGrid,
+        "Main entry \(slot) (id \(main.entries.ids[slot]), live \(isLive)): grid \(inGrid), wide \(inWide)")
+    }
   }
 }

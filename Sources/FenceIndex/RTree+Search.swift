@@ -18,7 +18,19 @@ extension RTree {
       return
     }
     // Away from the antimeridian a point meets at most one part of a crossing item.
-    main.forEachLiveID(containingX: longitude, y: latitude, visit)
+    if let grid = mainGrid {
+      main.entries.boxes.withUnsafeBufferPointer { boxes in
+        main.entries.ids.withUnsafeBufferPointer { ids in
+          guard let boxes = boxes.baseAddress else { return }
+          grid.forEachSlot(containingX: longitude, y: latitude, boxes: boxes) { visit(ids[$0]) }
+        }
+      }
+      if mainWide.entryCount > 0 {
+        mainWide.forEachLiveID(containingX: longitude, y: latitude, visit)
+      }
+    } else {
+      main.forEachLiveID(containingX: longitude, y: latitude, visit)
+    }
     if delta.entryCount > 0 {
       delta.forEachLiveID(containingX: longitude, y: latitude, visit)
     }

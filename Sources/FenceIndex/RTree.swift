@@ -36,6 +36,13 @@ public struct RTree: Sendable {
   @usableFromInline private(set) var delta: PackedTree
   /// The most recent inserts, unsorted.
   @usableFromInline private(set) var tail: EntryList
+  /// A uniform grid over ``main``'s small entries for point searches, when ``main`` is large
+  /// (see ``PointGrid``); `nil` otherwise.
+  @usableFromInline private(set) var mainGrid: PointGrid?
+  /// ``main``'s entries the grid leaves out (wide ones), searched by point beside the grid.
+  @usableFromInline private(set) var mainWide: PackedTree
+  /// Fewest entries of ``main`` for a ``mainGrid``.
+  let pointGridMinimum: Int
 
   /// The number of items (ids) in the index.
   public private(set) var count: Int
@@ -69,18 +76,19 @@ public struct RTree: Sendable {
   /// An index with explicit tuning of the dynamic part, for tests that exercise its rebuilds.
   package init(
     _ items: some Sequence<(id: Int32, box: BoundingBox)>, nodeSize: Int,
-    tailCapacity: Int, rebuildDivisor: Int
+    tailCapacity: Int, rebuildDivisor: Int,
+    pointGridMinimum: Int = PointGrid.defaultMinimumEntries
   ) {
     self.init(
       packing: Array(items), nodeSize: nodeSize, tailCapacity: tailCapacity,
-      rebuildDivisor: rebuildDivisor)
+      rebuildDivisor: rebuildDivisor, pointGridMinimum: pointGridMinimum)
   }
 
   /// The one place an index is built: O(*n*), one allocation per array, none per item.
   @usableFromInline
   init(
     packing items: [(id: Int32, box: BoundingBox)], nodeSize: Int, tailCapacity: Int,
-    rebuildDivisor: Int
+    rebuildDivisor: Int, pointGridMinimum: Int = PointGrid.defaultMinimumEntries
   ) {
     precondition(nodeSize >= 2 && nodeSize <= 1024, "Node size \(nodeSize) is not in 2...1024")
     precondition(tailCapacity >= 2, "Tail capacity \(tailCapacity) must be at least 2")
@@ -99,6 +107,10 @@ public struct RTree: Sendable {
     delta = PackedTree(nodeSize: nodeSize)
     tail = EntryList()
     count = itemCount
+    self.pointGridMinimum = pointGridMinimum
+    mainGrid = nil
+    mainWide = PackedTree(nodeSize: nodeSize)
+    gridMain()
     // Each id is one entry, or two when they are the two parts of one crossing item.
     let order = main.idOrder
     var run = 0
@@ -120,6 +132,11 @@ public struct RTree: Sendable {
 
   /// Whether the index holds no item.
   public var isEmpty: Bool { count == 0 }
+
+  /// Whether point searches read a uniform grid (``PointGrid``: a large index of boxes of
+  /// about one size) rather than walk the packed tree: they then cost about one cell's list,
+  /// whatever the number of items.
+  public var answersPointsFromGrid: Bool { mainGrid != nil }
 
   /// Whether an item with this id is in the index.
   public func contains(id: Int32) -> Bool {
@@ -177,6 +194,7 @@ public struct RTree: Sendable {
     case .main:
       _ = main.markRemoved(place.first)
       if let second = place.second { _ = main.markRemoved(second) }
+      if mainGrid != nil { removeFromMainGrid(id: id, slots: place.first, place.second) }
     case .delta:
       _ = delta.markRemoved(place.first)
       if let second = place.second { _ = delta.markRemoved(second) }
@@ -261,6 +279,33 @@ public struct RTree: Sendable {
     main = PackedTree(packing: all, nodeSize: nodeSize)
     delta = PackedTree(nodeSize: nodeSize)
     tail.removeAll()
+    gridMain()
+  }
+
+  /// Builds ``mainGrid`` and ``mainWide`` for the current ``main`` (or drops them).
+  private mutating func gridMain() {
+    if let (grid, wide) = PointGrid.build(over: main.entries, minimumEntries: pointGridMinimum) {
+      mainGrid = grid
+      mainWide = PackedTree(packing: wide, nodeSize: nodeSize)
+    } else {
+      mainGrid = nil
+      mainWide = PackedTree(nodeSize: nodeSize)
+    }
+  }
+
+  /// Drops an item removed from ``main`` (its entries at `first` and `second`) from the grid,
+  /// or from ``mainWide``.
+  private mutating func removeFromMainGrid(id: Int32, slots first: Int, _ second: Int?) {
+    for slot in [first] + (second.map { [$0] } ?? []) {
+      let b = 4 * slot
+      let boxes = main.entries.boxes
+      mainGrid?.remove(
+        slot: slot, west: boxes[b], south: boxes[b + 1], east: boxes[b + 2], north: boxes[b + 3])
+    }
+    if let (a, b) = mainWide.slots(of: id) {
+      _ = mainWide.markRemoved(a)
+      if let b { _ = mainWide.markRemoved(b) }
+    }
   }
 
   private static func checkBox(_ box: BoundingBox, id: Int32) {

@@ -16,7 +16,7 @@ import Testing
     var bypassed = 0
     for _ in 0..<windows {
       for fix in 0..<window {
-        if cache.bypasses(indexedFences: fences) {
+        if cache.bypasses(searchIsCheap: fences <= ContainmentCellCache.bypassableFences) {
           bypassed += 1
         } else if fix < hitsPerWindow {
           cache.hits += 1

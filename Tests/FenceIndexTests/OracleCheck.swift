@@ -23,12 +23,15 @@ struct OracleCheck: Sendable, CustomTestStringConvertible {
   var rounds: Int
   var changesPerRound: Int
   var queriesPerRound: Int
+  /// Fewest entries for the point grid (0: always a grid, when the boxes allow one).
+  var pointGridMinimum: Int
 
   init(
     name: String, seed: UInt64, initialCount: Int, nodeSize: Int = RTree.defaultNodeSize,
     tailCapacity: Int = 128, rebuildDivisor: Int = 8, rounds: Int, changesPerRound: Int,
-    queriesPerRound: Int
+    queriesPerRound: Int, pointGridMinimum: Int = 4_096
   ) {
+    self.pointGridMinimum = pointGridMinimum
     self.name = name
     self.seed = seed
     self.initialCount = initialCount
@@ -65,7 +68,8 @@ struct OracleCheck: Sendable, CustomTestStringConvertible {
       boxes[id] = box
     }
     var index = RTree(
-      items, nodeSize: nodeSize, tailCapacity: tailCapacity, rebuildDivisor: rebuildDivisor)
+      items, nodeSize: nodeSize, tailCapacity: tailCapacity, rebuildDivisor: rebuildDivisor,
+      pointGridMinimum: pointGridMinimum)
     index.checkInvariants()
     var nextID = Int32(items.count)
     var removed: [Int32] = []

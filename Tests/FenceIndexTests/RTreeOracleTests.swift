@@ -6,8 +6,8 @@ import Testing
 ///
 /// The default run compares at least 100 000 queries of each kind on small trees (400 to 1 000
 /// items, where the linear scan stays cheap in a debug build), with inserts and removals
-/// between rounds that exercise the tail, the delta tree and full rebuilds. Set
-/// `FENCEKIT_LONG_TESTS=1` for larger trees and 200 000 queries of each kind.
+/// between rounds that exercise the tail, the delta tree and full rebuilds. One check of each
+/// size also builds the point grid on its trees (`pointGridMinimum: 0`). Set `FENCEKIT_LONG_TESTS=1` for larger trees and 200 000 queries of each kind.
 @Suite struct RTreeOracleTests {
   static let isLong = ProcessInfo.processInfo.environment["FENCEKIT_LONG_TESTS"] == "1"
 
@@ -20,6 +20,9 @@ import Testing
       OracleCheck(
         name: "2k items, node size 4, tail 16", seed: 12, initialCount: 2_000, nodeSize: 4,
         tailCapacity: 16, rounds: 100, changesPerRound: 60, queriesPerRound: 1_000),
+      OracleCheck(
+        name: "5k items with the point grid", seed: 13, initialCount: 5_000, rounds: 100,
+        changesPerRound: 100, queriesPerRound: 1_000, pointGridMinimum: 0),
     ]
     : [
       OracleCheck(
@@ -32,6 +35,10 @@ import Testing
       OracleCheck(
         name: "400 items, node size 9, tail 32", seed: 3, initialCount: 400, nodeSize: 9,
         tailCapacity: 32, rounds: 10, changesPerRound: 40, queriesPerRound: 1_000),
+      OracleCheck(
+        name: "1k items with the point grid, full rebuild at a quarter", seed: 4,
+        initialCount: 1_000, tailCapacity: 16, rebuildDivisor: 4, rounds: 30,
+        changesPerRound: 25, queriesPerRound: 1_000, pointGridMinimum: 0),
     ]
 
   @Test func theRunComparesAtLeast100kQueriesOfEachKind() {

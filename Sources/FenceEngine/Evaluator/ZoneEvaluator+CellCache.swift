@@ -22,7 +22,9 @@ extension ZoneEvaluator {
       cellCache.removeAll()
       cellCacheGeneration = zoneGeneration
     }
-    if cellCache.bypasses(indexedFences: fenceIndex.count) { return nil }
+    let searchIsCheap =
+      fenceIndex.count <= ContainmentCellCache.bypassableFences || fenceIndex.answersPointsFromGrid
+    if cellCache.bypasses(searchIsCheap: searchIsCheap) { return nil }
     let memo = devices.withUnsafeBufferPointer { $0[d].cellMemo }
     if memo.key == key, memo.emptyings == cellCache.emptyings {
       cellCache.hits += 1

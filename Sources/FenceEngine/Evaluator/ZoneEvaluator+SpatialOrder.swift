@@ -31,7 +31,10 @@ extension ZoneEvaluator {
         items.append((Int32(index), box))
       }
     }
-    let tree = RTree(items)
+    // Only traversed, never searched by point: no point grid.
+    let tree = RTree(
+      items, nodeSize: RTree.defaultNodeSize, tailCapacity: 128, rebuildDivisor: 8,
+      pointGridMinimum: .max)
     var order: [Int] = []
     order.reserveCapacity(zones.count)
     // A depth-first traversal reports each leaf's items together.
