@@ -10,31 +10,39 @@
 /// - Entries wider or taller than four cells are not filed; the caller searches them apart
 ///   (``RTree`` keeps them in a packed tree of their own). When more than a quarter would be,
 ///   there is no grid.
-/// - Each filed entry is its slot in the tree and its box quantized to 1/256 of the cell
-///   (8 bytes per cell it meets): the quantized test passes every point of the box, and the
-///   few points just outside it that pass are refused by the exact `Double` box.
+/// - Each listing is the entry's id and its box quantized to 1/255 of the cell (8 bytes),
+///   beside its slot in the tree (4 bytes, read only for points near an edge).
 ///
-/// Coordinates become *fine units*, 256 per cell, by one expression for boxes and points alike:
-/// it is monotone, so a point in a box has fine units between the box's.
+/// Coordinates become *fine units*, 255 per cell, by one expression for boxes and points alike,
+/// `Int((v - low) * scale)`: it is monotone, so a point in a box has fine units between the
+/// box's (the listing *passes*), and a point whose fine units are strictly between them is in
+/// the box (the listing *decides*). Only a point that passes without deciding, within a fine
+/// unit of an edge, reads the exact `Double` box. A side beyond the cell decides every point of
+/// the cell: the west and south bytes hold the fine unit plus one, or 0 for a box that starts
+/// in an earlier cell; the east and north bytes the fine unit, or 255 for a box that goes on.
 @usableFromInline
 struct PointGrid: Sendable {
   @usableFromInline let minX: Double
   @usableFromInline let minY: Double
-  /// Fine units per degree.
+  /// Fine units per degree (255 per cell).
   @usableFromInline let scaleX: Double
   @usableFromInline let scaleY: Double
   @usableFromInline let columns: Int
   @usableFromInline let rows: Int
-  /// Where each cell's run starts in ``slots`` and ``quantized``; `cells + 1` values.
+  /// Where each cell's run starts in ``listings`` and ``slots``; `cells + 1` values.
   @usableFromInline let starts: ContiguousArray<Int32>
+  /// Per listing: the quantized box in the low 32 bits (west, south, east, north, a byte each
+  /// from the lowest), the entry's id in the high 32.
+  @usableFromInline private(set) var listings: ContiguousArray<UInt64>
+  /// Per listing: the entry's slot in the tree.
   @usableFromInline let slots: ContiguousArray<Int32>
-  /// West, south, east and north in fine units within the cell, a byte each from the lowest.
-  @usableFromInline private(set) var quantized: ContiguousArray<UInt32>
 
   /// Fewest entries for a grid: below, the walk of the tree is short and stays in cache.
   @usableFromInline static let defaultMinimumEntries = 4_096
   /// A quantized box no point passes (west 255, south 255, east 0, north 0).
-  static let emptyBox: UInt32 = 0x0000_FFFF
+  static let emptyBox: UInt64 = 0x0000_FFFF
+  /// Fine units per cell.
+  @usableFromInline static let unitsPerCell = 255
 
   /// The grid over `entries` (a packed tree's, by slot), with the entries it leaves out (live
   /// entries only, flags kept), or `nil` when there are too few entries or too many wide ones.
@@ -85,13 +93,14 @@ struct PointGrid: Sendable {
         cellX *= grow
         cellY *= grow
       }
-      let scaleX = 256 / cellX
-      let scaleY = 256 / cellY
+      let units = unitsPerCell
+      let scaleX = Double(units) / cellX
+      let scaleY = Double(units) / cellY
       // Two spare cells per axis: the extent's far edge stays inside whatever the rounding.
-      let columns = Int(width * scaleX / 256) + 2
-      let rows = Int(height * scaleY / 256) + 2
-      let limitX = Double(columns * 256)
-      let limitY = Double(rows * 256)
+      let columns = Int(width * scaleX) / units + 2
+      let rows = Int(height * scaleY) / units + 2
+      let limitX = Double(columns * units)
+      let limitY = Double(rows * units)
       func fine(_ v: Double, _ low: Double, _ scale: Double) -> Int { Int((v - low) * scale) }
 
       // Which entries are wide: their fine spans, or -1.
@@ -105,8 +114,8 @@ struct PointGrid: Sendable {
         let x1 = (boxes[4 * i + 2] - minX) * scaleX
         let y1 = (boxes[4 * i + 3] - minY) * scaleY
         let fits =
-          x0 >= 0 && y0 >= 0 && x1 < limitX && y1 < limitY && x1 - x0 <= 4 * 256
-          && y1 - y0 <= 4 * 256
+          x0 >= 0 && y0 >= 0 && x1 < limitX && y1 < limitY && x1 - x0 <= Double(4 * units)
+          && y1 - y0 <= Double(4 * units)
         guard fits else {
           wide.append(
             west: boxes[4 * i], south: boxes[4 * i + 1], east: boxes[4 * i + 2],
@@ -114,10 +123,10 @@ struct PointGrid: Sendable {
           continue
         }
         filed[i] = true
-        let c0 = fine(boxes[4 * i], minX, scaleX) >> 8
-        let c1 = fine(boxes[4 * i + 2], minX, scaleX) >> 8
-        let r0 = fine(boxes[4 * i + 1], minY, scaleY) >> 8
-        let r1 = fine(boxes[4 * i + 3], minY, scaleY) >> 8
+        let c0 = fine(boxes[4 * i], minX, scaleX) / units
+        let c1 = fine(boxes[4 * i + 2], minX, scaleX) / units
+        let r0 = fine(boxes[4 * i + 1], minY, scaleY) / units
+        let r1 = fine(boxes[4 * i + 3], minY, scaleY) / units
         for row in r0...r1 {
           for column in c0...c1 { cellCounts[row * columns + column] += 1 }
         }
@@ -134,37 +143,44 @@ struct PointGrid: Sendable {
       starts[columns * rows] = total
       var next = starts
       var slots = ContiguousArray<Int32>(repeating: 0, count: Int(total))
-      var quantized = ContiguousArray<UInt32>(repeating: emptyBox, count: Int(total))
+      var listings = ContiguousArray<UInt64>(repeating: emptyBox, count: Int(total))
+      // A low side's byte: its fine unit in the cell plus one, or 0 from an earlier cell.
+      func low(_ f: Int, cell: Int) -> UInt64 { f < cell * units ? 0 : UInt64(f - cell * units + 1) }
+      // A high side's byte: its fine unit in the cell, or 255 into a later cell.
+      func high(_ f: Int, cell: Int) -> UInt64 {
+        f >= (cell + 1) * units ? 255 : UInt64(f - cell * units)
+      }
       for i in 0..<n where filed[i] {
         let fx0 = fine(boxes[4 * i], minX, scaleX)
         let fy0 = fine(boxes[4 * i + 1], minY, scaleY)
         let fx1 = fine(boxes[4 * i + 2], minX, scaleX)
         let fy1 = fine(boxes[4 * i + 3], minY, scaleY)
-        for row in (fy0 >> 8)...(fy1 >> 8) {
-          let south = UInt32(min(max(fy0 - row * 256, 0), 255))
-          let north = UInt32(min(max(fy1 - row * 256, 0), 255))
-          for column in (fx0 >> 8)...(fx1 >> 8) {
-            let west = UInt32(min(max(fx0 - column * 256, 0), 255))
-            let east = UInt32(min(max(fx1 - column * 256, 0), 255))
+        let id = UInt64(UInt32(bitPattern: entries.ids[i])) << 32
+        for row in (fy0 / units)...(fy1 / units) {
+          let south = low(fy0, cell: row)
+          let north = high(fy1, cell: row)
+          for column in (fx0 / units)...(fx1 / units) {
+            let west = low(fx0, cell: column)
+            let east = high(fx1, cell: column)
             let cell = row * columns + column
             let k = Int(next[cell])
             next[cell] += 1
             slots[k] = Int32(i)
-            quantized[k] = west | south << 8 | east << 16 | north << 24
+            listings[k] = id | west | south << 8 | east << 16 | north << 24
           }
         }
       }
       let grid = PointGrid(
         minX: minX, minY: minY, scaleX: scaleX, scaleY: scaleY, columns: columns, rows: rows,
-        starts: starts, slots: slots, quantized: quantized)
+        starts: starts, listings: listings, slots: slots)
       return (grid, wide)
     }
   }
 
   private init(
     minX: Double, minY: Double, scaleX: Double, scaleY: Double, columns: Int, rows: Int,
-    starts: ContiguousArray<Int32>, slots: ContiguousArray<Int32>,
-    quantized: ContiguousArray<UInt32>
+    starts: ContiguousArray<Int32>, listings: ContiguousArray<UInt64>,
+    slots: ContiguousArray<Int32>
   ) {
     self.minX = minX
     self.minY = minY
@@ -173,12 +189,12 @@ struct PointGrid: Sendable {
     self.columns = columns
     self.rows = rows
     self.starts = starts
+    self.listings = listings
     self.slots = slots
-    self.quantized = quantized
   }
 
   /// Bytes held.
-  var byteCount: Int { 4 * starts.count + 4 * slots.count + 4 * quantized.count }
+  var byteCount: Int { 4 * starts.count + 8 * listings.count + 4 * slots.count }
 
   /// Stops listing the entry in `slot`, whose box is `box` (west, south, east, north): its
   /// quantized boxes become empty. Nothing happens for an entry the grid does not list.
@@ -187,51 +203,62 @@ struct PointGrid: Sendable {
     let y0 = (south - minY) * scaleY
     let x1 = (east - minX) * scaleX
     let y1 = (north - minY) * scaleY
-    guard x0 >= 0, y0 >= 0, x1 < Double(columns * 256), y1 < Double(rows * 256) else { return }
-    let c0 = Int(x0) >> 8
-    let c1 = Int(x1) >> 8
-    let r0 = Int(y0) >> 8
-    let r1 = Int(y1) >> 8
-    for row in r0...r1 {
-      for column in c0...c1 {
+    let units = Self.unitsPerCell
+    guard x0 >= 0, y0 >= 0, x1 < Double(columns * units), y1 < Double(rows * units) else { return }
+    for row in (Int(y0) / units)...(Int(y1) / units) {
+      for column in (Int(x0) / units)...(Int(x1) / units) {
         let cell = row * columns + column
         for k in Int(starts[cell])..<Int(starts[cell + 1]) where slots[k] == Int32(slot) {
-          quantized[k] = Self.emptyBox
+          listings[k] = Self.emptyBox
         }
       }
     }
   }
 
-  /// Calls `visit` with the slot of every filed entry whose box holds (`x`, `y`), edges
-  /// included: the candidates of the point's cell whose quantized box passes, then tested on
-  /// their exact box in `boxes` (the tree's, by slot). Allocates nothing.
+  /// Calls `visit` with the id of every listed entry whose box holds (`x`, `y`), edges
+  /// included: the listings of the point's cell that pass; those that do not decide are tested
+  /// on their exact box in `boxes` (the tree's, by slot). Allocates nothing.
   @inlinable @inline(__always)
-  func forEachSlot(
-    containingX x: Double, y: Double, boxes: UnsafePointer<Double>, _ visit: (Int) -> Void
+  func forEachID(
+    containingX x: Double, y: Double, boxes: UnsafePointer<Double>, _ visit: (Int32) -> Void
   ) {
+    let units = Self.unitsPerCell
     let fx = (x - minX) * scaleX
     let fy = (y - minY) * scaleY
     // Also false for NaN.
-    guard fx >= 0, fy >= 0, fx < Double(columns &* 256), fy < Double(rows &* 256) else { return }
+    guard fx >= 0, fy >= 0, fx < Double(columns &* units), fy < Double(rows &* units) else {
+      return
+    }
     let ix = Int(fx)
     let iy = Int(fy)
-    let cell = (iy >> 8) &* columns &+ (ix >> 8)
-    let qx = UInt32(ix & 255)
-    let qy = UInt32(iy & 255)
+    let column = ix / units
+    let row = iy / units
+    let cell = row &* columns &+ column
+    // The point's fine units in the cell, 0...254, plus one (1...255) for the low sides.
+    let qx = UInt64(ix &- column &* units)
+    let qy = UInt64(iy &- row &* units)
+    let px = qx &+ 1
+    let py = qy &+ 1
     starts.withUnsafeBufferPointer { starts in
-      slots.withUnsafeBufferPointer { slots in
-        quantized.withUnsafeBufferPointer { quantized in
-          var k = Int(starts[cell])
-          let end = Int(starts[cell &+ 1])
-          while k < end {
-            let q = quantized[k]
-            if q & 0xFF <= qx && (q >> 8) & 0xFF <= qy && (q >> 16) & 0xFF >= qx && q >> 24 >= qy {
-              let slot = Int(slots[k])
-              let b = boxes + 4 &* slot
-              if x >= b[0] && y >= b[1] && x <= b[2] && y <= b[3] { visit(slot) }
+      listings.withUnsafeBufferPointer { listings in
+        var k = Int(starts[cell])
+        let end = Int(starts[cell &+ 1])
+        while k < end {
+          let listing = listings[k]
+          let west = listing & 0xFF
+          let south = (listing >> 8) & 0xFF
+          let east = (listing >> 16) & 0xFF
+          let north = (listing >> 24) & 0xFF
+          if west <= px && south <= py && qx <= east && qy <= north {
+            let id = Int32(bitPattern: UInt32(truncatingIfNeeded: listing >> 32))
+            if west < px && south < py && qx < east && qy < north {
+              visit(id)
+            } else {
+              let b = boxes + 4 &* Int(slots[k])
+              if x >= b[0] && y >= b[1] && x <= b[2] && y <= b[3] { visit(id) }
             }
-            k &+= 1
           }
+          k &+= 1
         }
       }
     }

@@ -218,8 +218,12 @@ extension RTree {
   /// grid (by slot) or live in ``mainWide``, never both; removed entries are listed by neither.
   private func checkGrid(_ grid: PointGrid) {
     var listed = Set<Int32>()
-    for k in grid.slots.indices where grid.quantized[k] != PointGrid.emptyBox {
+    for k in grid.slots.indices where grid.listings[k] != PointGrid.emptyBox {
       listed.insert(grid.slots[k])
+      precondition(
+        Int32(bitPattern: UInt32(truncatingIfNeeded: grid.listings[k] >> 32))
+          == main.entries.ids[Int(grid.slots[k])],
+        "Grid listing \(k) names another id than its slot's")
     }
     // A crossing item's parts are apart: one may be listed, the other wide.
     var wideParts = Set<Int64>()

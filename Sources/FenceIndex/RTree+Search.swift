@@ -20,10 +20,8 @@ extension RTree {
     // Away from the antimeridian a point meets at most one part of a crossing item.
     if let grid = mainGrid {
       main.entries.boxes.withUnsafeBufferPointer { boxes in
-        main.entries.ids.withUnsafeBufferPointer { ids in
-          guard let boxes = boxes.baseAddress else { return }
-          grid.forEachSlot(containingX: longitude, y: latitude, boxes: boxes) { visit(ids[$0]) }
-        }
+        guard let boxes = boxes.baseAddress else { return }
+        grid.forEachID(containingX: longitude, y: latitude, boxes: boxes, visit)
       }
       if mainWide.entryCount > 0 {
         mainWide.forEachLiveID(containingX: longitude, y: latitude, visit)
