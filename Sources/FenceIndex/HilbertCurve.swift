@@ -1,9 +1,11 @@
+import FenceGeometry
+
 /// Positions along the Hilbert curve that fills a 65 536 × 65 536 grid.
 ///
 /// Sorting boxes by the curve position of their centres keeps boxes that are close in the plane
 /// close in the order, which is what makes a packed R-tree's nodes small (Kamel and Faloutsos
 /// 1993, "On packing R-trees").
-enum HilbertCurve {
+package enum HilbertCurve {
   /// The side of the grid: coordinates are in `0..<side`.
   static let side: UInt32 = 1 << 16
 
@@ -39,5 +41,58 @@ enum HilbertCurve {
     let v = ((value - low) * scale).rounded(.down)
     if !(v > 0) { return 0 }
     return v >= Double(side - 1) ? side - 1 : UInt32(v)
+  }
+}
+
+extension HilbertCurve {
+  /// Indexes `0..<count` in the order of their points along the curve, over the points'
+  /// extent (ties in index order): for boxes' centres, the leaf order a packed tree of them
+  /// has, without building the tree. `point` gives each index's point, or `nil` for an index
+  /// without one (those go last, in index order); it is called twice per index, so that
+  /// nothing but the keys is held. O(*n*) keys and a radix sort.
+  package static func order(count: Int, point: (Int) -> (x: Double, y: Double)?) -> [Int] {
+    guard count > 1 else { return Array(0..<count) }
+    var minX = Double.infinity
+    var minY = Double.infinity
+    var maxX = -Double.infinity
+    var maxY = -Double.infinity
+    for i in 0..<count {
+      guard let (x, y) = point(i) else { continue }
+      minX = min(minX, x)
+      minY = min(minY, y)
+      maxX = max(maxX, x)
+      maxY = max(maxY, y)
+    }
+    let top = Double(side - 1)
+    let scaleX = maxX > minX ? top / (maxX - minX) : 0
+    let scaleY = maxY > minY ? top / (maxY - minY) : 0
+    var keys = ContiguousArray<UInt64>(repeating: 0, count: count)
+    var pointless: [Int] = []
+    var k = 0
+    for i in 0..<count {
+      guard let (x, y) = point(i) else {
+        pointless.append(i)
+        continue
+      }
+      let h = index(x: cell(x, low: minX, scale: scaleX), y: cell(y, low: minY, scale: scaleY))
+      keys[k] = UInt64(h) << 32 | UInt64(i)
+      k += 1
+    }
+    keys.removeLast(count - k)
+    sortByHighWord(&keys)
+    var order: [Int] = []
+    order.reserveCapacity(count)
+    for key in keys { order.append(Int(key & 0xFFFF_FFFF)) }
+    order.append(contentsOf: pointless)
+    return order
+  }
+
+  /// ``order(count:point:)`` of boxes' centres; a box crossing the antimeridian counts by its
+  /// western part.
+  package static func order(of boxes: [BoundingBox]) -> [Int] {
+    order(count: boxes.count) { i in
+      let part = boxes[i].planarParts.0
+      return ((part.west + part.east) * 0.5, (part.south + part.north) * 0.5)
+    }
   }
 }

@@ -124,11 +124,7 @@ extension ZoneEvaluator {
     reserveCapacity(adding: zones)
     var batch = RemovalBatch()
     let order = Self.spatialOrder(of: zones)
-    zones.withUnsafeBufferPointer { zones in
-      for index in order {
-        apply(zones[index], prepared: prepared.isEmpty ? [] : prepared[index], batch: &batch)
-      }
-    }
+    applyMoving(&zones, in: order, prepared: prepared, batch: &batch)
     // The evaluator holds its own copy of each zone (sharing its arrays) from here: the array
     // goes before the index is packed, when a caller handed it over (`add(consume zones)`),
     // so that a million zones' values are not held twice at the load's peak.
@@ -154,11 +150,7 @@ extension ZoneEvaluator {
     }
     for slot in stale { removeZone(slot: slot, batch: &batch) }
     let order = Self.spatialOrder(of: zones)
-    zones.withUnsafeBufferPointer { zones in
-      for index in order {
-        apply(zones[index], prepared: prepared.isEmpty ? [] : prepared[index], batch: &batch)
-      }
-    }
+    applyMoving(&zones, in: order, prepared: prepared, batch: &batch)
     _ = consume zones
     finish(batch)
     zoneGeneration += 1
@@ -361,7 +353,27 @@ extension ZoneEvaluator {
 
   /// Puts a validated zone in place; `prepared` holds its prepared polygons by fence index
   /// (GEOS backend) or is empty.
-  mutating func apply(_ zone: Zone, prepared: [PreparedShape?], batch: inout RemovalBatch) {
+  /// Applies `zones` in `order`, moving each out of the array (an empty zone takes its place)
+  /// rather than copying it: a copy retains and later releases every string and array of a
+  /// million zones, each a cache miss.
+  private mutating func applyMoving(
+    _ zones: inout [Zone], in order: [Int], prepared: [[PreparedShape?]],
+    batch: inout RemovalBatch
+  ) {
+    let placeholder = Zone(id: "")
+    zones.withUnsafeMutableBufferPointer { zones in
+      guard let base = zones.baseAddress else { return }
+      for index in order {
+        let zone = (base + index).move()
+        (base + index).initialize(to: placeholder)
+        apply(zone, prepared: prepared.isEmpty ? [] : prepared[index], batch: &batch)
+      }
+    }
+  }
+
+  mutating func apply(
+    _ zone: consuming Zone, prepared: [PreparedShape?], batch: inout RemovalBatch
+  ) {
     if geosContext == nil, let context = prepared.lazy.compactMap({ $0?.context }).first {
       geosContext = context
     }
@@ -426,9 +438,13 @@ extension ZoneEvaluator {
     let previousExitOnRemove = zoneSlots.withUnsafeBufferPointer {
       $0[Int(zoneSlot)]?.zone.rules.exitOnRemove ?? false
     }
+    // The zone is stored last of its uses: it moves into the table.
+    let rules = zone.rules
+    let id = zone.id
+    let fenceCount = zone.fences.count
     zoneSlots[Int(zoneSlot)] = CompiledZone(
-      zone: zone, slots: ElementSlots(slots, fences: zone.fences.count))
-    if replaces, previousExitOnRemove, zone.rules.roam == nil, roaming.zones[zoneSlot] != nil,
+      zone: zone, slots: ElementSlots(slots, fences: fenceCount))
+    if replaces, previousExitOnRemove, rules.roam == nil, roaming.zones[zoneSlot] != nil,
       let now = time
     {
       // A roaming zone replaced by one that no longer roams: its pairs go (`followRoaming`).
@@ -436,13 +452,13 @@ extension ZoneEvaluator {
         in: [zoneSlot: .some(.zoneRemoved)], expiring: [zoneSlot], at: now)
     }
     let wasConditioned = zoneCores[Int(zoneSlot)].gate.contains(.conditioned) && replaces
-    zoneCores[Int(zoneSlot)] = ZoneCore(zone.rules, addedSequence: addedSequence)
-    if mapped != zoneSlot { fileZone(id: zone.id, slot: zoneSlot) }
+    zoneCores[Int(zoneSlot)] = ZoneCore(rules, addedSequence: addedSequence)
+    if mapped != zoneSlot { fileZone(id: id, slot: zoneSlot) }
     applyRulesV2(
-      zone.rules, zone: zoneSlot, replaces: replaces, wasConditioned: wasConditioned)
+      rules, zone: zoneSlot, replaces: replaces, wasConditioned: wasConditioned)
     if replaces, previousExitOnRemove { batch.replacedExiting.append(zoneSlot) }
     // Only a replaced zone can have device state (a new slot's old state was purged).
-    if replaces, previousDwell != nil || zone.rules.dwell != nil {
+    if replaces, previousDwell != nil || rules.dwell != nil {
       batch.rescheduled.append(zoneSlot)
     }
   }
