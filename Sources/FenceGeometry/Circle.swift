@@ -65,7 +65,11 @@ public struct Circle: Hashable, Sendable {
 
   /// A box that holds the whole circle, crossing the antimeridian or spanning every longitude
   /// (when the circle holds a pole) as needed.
-  public var boundingBox: BoundingBox {
+  public var boundingBox: BoundingBox { Self.boundingBox(center: center, radius: radius) }
+
+  /// ``boundingBox`` of the circle of `radius` metres around `center`, without making the
+  /// circle (its box needs neither its ECEF centre nor its chord).
+  public static func boundingBox(center: Coordinate, radius: Double) -> BoundingBox {
     // Degrees of latitude per metre is smallest where M is largest (the poles); use the smallest
     // radius of curvature so the box errs on the large side, plus a relative margin.
     let margin = 1.0 + 1e-9

@@ -3,6 +3,8 @@ import FenceGeometry
 
 /// A zone as the evaluator keeps it: the public value plus the slots of its fences and GEOLINEs.
 struct CompiledZone {
+  /// The zone without its fences (`fences` is empty: each fence is rebuilt from the element
+  /// tables, ``ZoneEvaluator/fence(at:)``); its GEOLINEs, rules and data as added.
   var zone: Zone
   var slots: ElementSlots
 

@@ -13,9 +13,34 @@ extension ZoneEvaluator {
     var zones: [Zone] = []
     zones.reserveCapacity(order.count)
     for slot in order {
-      if let zone = zoneSlots[Int(slot)]?.zone { zones.append(zone) }
+      if let compiled = zoneSlots[Int(slot)] { zones.append(fullZone(compiled)) }
     }
     return zones
+  }
+
+  /// A zone as it was added: the stored zone with its fences rebuilt from the element tables.
+  func fullZone(_ compiled: CompiledZone) -> Zone {
+    var zone = compiled.zone
+    var fences: [Fence] = []
+    compiled.slots.forEachFence { fences.append(fence(at: $0)) }
+    zone.fences = fences
+    return zone
+  }
+
+  /// The fence in element slot `slot` as it was added (a circle is made again from its centre
+  /// and radius: the same value, its derived numbers computed by the same functions).
+  func fence(at slot: Int32) -> Fence {
+    Fence(id: elementIDs[Int(slot)], name: fenceNames[slot], area: fenceArea(at: slot))
+  }
+
+  /// The shape of the fence in element slot `slot`.
+  func fenceArea(at slot: Int32) -> Area {
+    if let polygon = polygonFences[Int(slot)] { return .polygon(polygon.shape) }
+    let radius = elementCores[Int(slot)].radius
+    guard let circle = try? Circle(center: circleCenters[Int(slot)], radius: radius) else {
+      preconditionFailure("Element slot \(slot) holds no fence (radius \(radius))")
+    }
+    return .circle(circle)
   }
 
   /// The slots of every loaded zone, sorted by zone id: the order of ``zones``, of snapshots
@@ -40,7 +65,7 @@ extension ZoneEvaluator {
 
   /// The zone with this id, if loaded.
   public func zone(id: String) -> Zone? {
-    zoneSlot(id: id).flatMap { zoneSlots[Int($0)]?.zone }
+    zoneSlot(id: id).flatMap { zoneSlots[Int($0)] }.map(fullZone)
   }
 
   /// The slot of the zone with this id, if loaded.
@@ -172,6 +197,7 @@ extension ZoneEvaluator {
     zoneSlots.reserveCapacity(growingTo: zoneSlots.count + zones.count)
     zoneCores.reserveCapacity(growingTo: zoneCores.count + zones.count)
     elementIDs.reserveCapacity(growingTo: elementIDs.count + elementCount)
+    circleCenters.reserveCapacity(growingTo: circleCenters.count + elementCount)
     elementCores.reserveCapacity(growingTo: elementCores.count + elementCount)
     polygonFences.reserveCapacity(growingTo: polygonFences.count + elementCount)
     geolineShapes.reserveCapacity(growingTo: geolineShapes.count + elementCount)
@@ -415,19 +441,24 @@ extension ZoneEvaluator {
         fence: fence.area, zone: zoneSlot, member: Int32(index),
         rank: rank.isEmpty ? 0 : rank[index], nativePolygonTest: nativePolygonTest)
       var polygon: PolygonFence?
-      if case .polygon(let shape) = fence.area {
+      var center = Coordinate(uncheckedLatitude: 0, longitude: 0)
+      switch fence.area {
+      case .polygon(let shape):
         polygon = PolygonFence(shape: shape, prepared: prepared.isEmpty ? nil : prepared[index])
+      case .circle(let circle):
+        center = circle.center
       }
       slots.append(
         place(
-          id: fence.id, core: core, polygon: polygon, geoline: nil,
-          reusing: reusable.removeValue(forKey: fence.id), batch: &batch))
+          id: fence.id, core: core, polygon: polygon, geoline: nil, center: center,
+          name: fence.name, reusing: reusable.removeValue(forKey: fence.id), batch: &batch))
     }
     for (index, geoline) in zone.geolines.enumerated() {
       slots.append(
         place(
           id: geoline.id, core: ElementCore(geolineOf: zoneSlot, member: Int32(index)),
           polygon: nil, geoline: GeolineShape(geoline),
+          center: Coordinate(uncheckedLatitude: 0, longitude: 0), name: nil,
           reusing: reusable.removeValue(forKey: geoline.id), batch: &batch))
     }
     for (_, slot) in reusable { removeElement(slot: slot, batch: &batch) }
@@ -438,10 +469,12 @@ extension ZoneEvaluator {
     let previousExitOnRemove = zoneSlots.withUnsafeBufferPointer {
       $0[Int(zoneSlot)]?.zone.rules.exitOnRemove ?? false
     }
-    // The zone is stored last of its uses: it moves into the table.
+    // The zone is stored last of its uses: it moves into the table, without its fences (the
+    // element tables hold them; a handed-over array's fences are freed here, zone by zone).
     let rules = zone.rules
     let id = zone.id
     let fenceCount = zone.fences.count
+    zone.fences = []
     zoneSlots[Int(zoneSlot)] = CompiledZone(
       zone: zone, slots: ElementSlots(slots, fences: fenceCount))
     if replaces, previousExitOnRemove, rules.roam == nil, roaming.zones[zoneSlot] != nil,
@@ -467,7 +500,7 @@ extension ZoneEvaluator {
   /// its index when the change finishes.
   private mutating func place(
     id: String, core: ElementCore, polygon: PolygonFence?, geoline: GeolineShape?,
-    reusing slot: Int32?, batch: inout RemovalBatch
+    center: Coordinate, name: String?, reusing slot: Int32?, batch: inout RemovalBatch
   ) -> Int32 {
     let target: Int32
     if let slot {
@@ -480,19 +513,23 @@ extension ZoneEvaluator {
         elementCores.append(ElementCore())
         polygonFences.append(nil)
         geolineShapes.append(nil)
+        circleCenters.append(center)
       }
     }
     elementIDs[Int(target)] = id
     elementCores[Int(target)] = core
     polygonFences[Int(target)] = polygon
     geolineShapes[Int(target)] = geoline
+    circleCenters[Int(target)] = center
+    if name != nil || !fenceNames.isEmpty { fenceNames[target] = name }
     fileElement(id: id, slot: target)
     batch.placed.append(target)
     return target
   }
 
-  /// The bounding box of the live element in `slot`, from its public value in its zone
-  /// (`ElementCore.member`); read when the element is indexed, never per fix.
+  /// The bounding box of the live element in `slot`: a GEOLINE's from its public value in its
+  /// zone (`ElementCore.member`), a fence's from its shape; read when the element is indexed,
+  /// never per fix.
   func elementBox(_ slot: Int32) -> BoundingBox {
     let (kind, zone, member) = elementCores.withUnsafeBufferPointer {
       ($0[Int(slot)].kind, Int($0[Int(slot)].zone), Int($0[Int(slot)].member))
@@ -503,7 +540,12 @@ extension ZoneEvaluator {
       switch kind {
       case .vacant: return nil
       case .geoline: return slots[zone]?.zone.geolines[member].line.boundingBox
-      case .circle, .polygon: return slots[zone]?.zone.fences[member].area.boundingBox
+      case .polygon: return slots[zone] == nil ? nil : polygonFences[Int(slot)]?.shape.boundingBox
+      case .circle:
+        return slots[zone] == nil
+          ? nil
+          : Circle.boundingBox(
+            center: circleCenters[Int(slot)], radius: elementCores[Int(slot)].radius)
       }
     }
     guard let box else { preconditionFailure("No live element in slot \(slot)") }
@@ -581,6 +623,7 @@ extension ZoneEvaluator {
     elementCores[Int(slot)] = ElementCore()
     polygonFences[Int(slot)] = nil
     geolineShapes[Int(slot)] = nil
+    if !fenceNames.isEmpty { fenceNames[slot] = nil }
     batch.elements.append(slot)
   }
 

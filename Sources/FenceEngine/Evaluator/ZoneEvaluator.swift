@@ -41,8 +41,8 @@ public struct ZoneEvaluator {
   var zoneSlotByID = IDSlotTable()
   var freeZoneSlots: [Int32] = []
   /// Per element slot, the fence's or GEOLINE's id ("" for a free slot). The element tables
-  /// below are indexed by the same slots and change together; an element's public value stays
-  /// in its zone's (`ElementCore.member`), so nothing here copies it.
+  /// below are indexed by the same slots and change together. A GEOLINE's public value stays
+  /// in its zone's (`ElementCore.member`); a fence's is rebuilt from these tables.
   var elementIDs: [String] = []
   var elementSlotByID = IDSlotTable()
   var freeElementSlots: [Int32] = []
@@ -54,6 +54,12 @@ public struct ZoneEvaluator {
   var polygonFences: [PolygonFence?] = []
   /// Per element slot, a GEOLINE's line.
   var geolineShapes: [GeolineShape?] = []
+  /// Per element slot, a circle fence's centre (unused for other slots), and the names of the
+  /// fences that have one: with the tables above they give back each zone's fences
+  /// (``fence(at:)``), which the zone table does not keep (a million one-fence arrays held 136
+  /// bytes each).
+  var circleCenters: [Coordinate] = []
+  var fenceNames: [Int32: String] = [:]
   var fenceIndex = RTree()
   var geolineIndex = RTree()
   /// Incremented by every zone added under a new id.

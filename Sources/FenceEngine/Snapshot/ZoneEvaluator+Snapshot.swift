@@ -136,7 +136,8 @@ extension ZoneEvaluator {
     var hash = FNV1a64()
     hash.combine(UInt64(slots.count))
     for slot in slots {
-      guard let zone = zoneSlots[Int(slot)]?.zone else { continue }
+      guard let compiled = zoneSlots[Int(slot)] else { continue }
+      let zone = fullZone(compiled)
       hash.combine(zone.id)
       hash.combine(JSONValue.object(zone.customData))
       let rules = zone.rules
