@@ -51,7 +51,20 @@ extension HilbertCurve {
   /// without one (those go last, in index order); it is called twice per index, so that
   /// nothing but the keys is held. O(*n*) keys and a radix sort.
   package static func order(count: Int, point: (Int) -> (x: Double, y: Double)?) -> [Int] {
-    guard count > 1 else { return Array(0..<count) }
+    let (keys, pointless) = sortedKeys(count: count, point: point)
+    var order: [Int] = []
+    order.reserveCapacity(count)
+    for key in keys { order.append(Int(key & 0xFFFF_FFFF)) }
+    order.append(contentsOf: pointless)
+    return order
+  }
+
+  /// The curve keys of the indexes with a point, `position << 32 | index`, sorted (ties in
+  /// index order), over the points' extent on the 2^16 × 2^16 grid; and the indexes without a
+  /// point. `point` is called twice per index.
+  static func sortedKeys(
+    count: Int, point: (Int) -> (x: Double, y: Double)?
+  ) -> (keys: ContiguousArray<UInt64>, pointless: [Int]) {
     var minX = Double.infinity
     var minY = Double.infinity
     var maxX = -Double.infinity
@@ -80,11 +93,7 @@ extension HilbertCurve {
     }
     keys.removeLast(count - k)
     sortByHighWord(&keys)
-    var order: [Int] = []
-    order.reserveCapacity(count)
-    for key in keys { order.append(Int(key & 0xFFFF_FFFF)) }
-    order.append(contentsOf: pointless)
-    return order
+    return (keys, pointless)
   }
 
   /// ``order(count:point:)`` of boxes' centres; a box crossing the antimeridian counts by its

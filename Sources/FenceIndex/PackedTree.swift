@@ -62,35 +62,11 @@ struct PackedTree: Sendable {
     guard n > 0 else { return }
 
     // Hilbert keys of the box centres, on a grid spanning the entries' extent.
-    var keys = ContiguousArray<UInt64>(repeating: 0, count: n)
-    input.boxes.withUnsafeBufferPointer { boxes in
-      var minX = Double.infinity
-      var minY = Double.infinity
-      var maxX = -Double.infinity
-      var maxY = -Double.infinity
-      for i in 0..<n {
-        let x = (boxes[4 * i] + boxes[4 * i + 2]) * 0.5
-        let y = (boxes[4 * i + 1] + boxes[4 * i + 3]) * 0.5
-        minX = min(minX, x)
-        minY = min(minY, y)
-        maxX = max(maxX, x)
-        maxY = max(maxY, y)
-      }
-      let top = Double(HilbertCurve.side - 1)
-      let scaleX = maxX > minX ? top / (maxX - minX) : 0
-      let scaleY = maxY > minY ? top / (maxY - minY) : 0
-      keys.withUnsafeMutableBufferPointer { keys in
-        for i in 0..<n {
-          let x = (boxes[4 * i] + boxes[4 * i + 2]) * 0.5
-          let y = (boxes[4 * i + 1] + boxes[4 * i + 3]) * 0.5
-          let h = HilbertCurve.index(
-            x: HilbertCurve.cell(x, low: minX, scale: scaleX),
-            y: HilbertCurve.cell(y, low: minY, scale: scaleY))
-          keys[i] = UInt64(h) << 32 | UInt64(i)
-        }
-      }
+    let keys = input.boxes.withUnsafeBufferPointer { boxes in
+      HilbertCurve.sortedKeys(count: n) { i in
+        ((boxes[4 * i] + boxes[4 * i + 2]) * 0.5, (boxes[4 * i + 1] + boxes[4 * i + 3]) * 0.5)
+      }.keys
     }
-    sortByHighWord(&keys)
 
     // Leaves in curve order.
     var sorted = EntryList()

@@ -44,6 +44,10 @@ struct PointGrid: Sendable {
   /// Fine units per cell.
   @usableFromInline static let unitsPerCell = 255
 
+  /// `v` in fine units from `low`: the one expression for boxes and points (monotone in `v`).
+  @inlinable @inline(__always)
+  static func fine(_ v: Double, from low: Double, scale: Double) -> Double { (v - low) * scale }
+
   /// The grid over `entries` (a packed tree's, by slot), with the entries it leaves out (live
   /// entries only, flags kept), or `nil` when there are too few entries or too many wide ones.
   static func build(
@@ -101,18 +105,18 @@ struct PointGrid: Sendable {
       let rows = Int(height * scaleY) / units + 2
       let limitX = Double(columns * units)
       let limitY = Double(rows * units)
-      func fine(_ v: Double, _ low: Double, _ scale: Double) -> Int { Int((v - low) * scale) }
 
-      // Which entries are wide: their fine spans, or -1.
+      // Box by box: a wide one to `wide`, a filed one counted in each cell it meets (in
+      // `starts[cell + 1]`, summed below into each cell's start).
       var wide = EntryList()
-      var cellCounts = ContiguousArray<Int32>(repeating: 0, count: columns * rows + 1)
+      var starts = ContiguousArray<Int32>(repeating: 0, count: columns * rows + 1)
       var filed = ContiguousArray<Bool>(repeating: false, count: n)
       var filedCells = 0
       for i in 0..<n where !entries.flags[i].contains(.removed) {
-        let x0 = (boxes[4 * i] - minX) * scaleX
-        let y0 = (boxes[4 * i + 1] - minY) * scaleY
-        let x1 = (boxes[4 * i + 2] - minX) * scaleX
-        let y1 = (boxes[4 * i + 3] - minY) * scaleY
+        let x0 = fine(boxes[4 * i], from: minX, scale: scaleX)
+        let y0 = fine(boxes[4 * i + 1], from: minY, scale: scaleY)
+        let x1 = fine(boxes[4 * i + 2], from: minX, scale: scaleX)
+        let y1 = fine(boxes[4 * i + 3], from: minY, scale: scaleY)
         let fits =
           x0 >= 0 && y0 >= 0 && x1 < limitX && y1 < limitY && x1 - x0 <= Double(4 * units)
           && y1 - y0 <= Double(4 * units)
@@ -123,24 +127,17 @@ struct PointGrid: Sendable {
           continue
         }
         filed[i] = true
-        let c0 = fine(boxes[4 * i], minX, scaleX) / units
-        let c1 = fine(boxes[4 * i + 2], minX, scaleX) / units
-        let r0 = fine(boxes[4 * i + 1], minY, scaleY) / units
-        let r1 = fine(boxes[4 * i + 3], minY, scaleY) / units
+        let (c0, c1) = (Int(x0) / units, Int(x1) / units)
+        let (r0, r1) = (Int(y0) / units, Int(y1) / units)
         for row in r0...r1 {
-          for column in c0...c1 { cellCounts[row * columns + column] += 1 }
+          for column in c0...c1 { starts[row * columns + column + 1] += 1 }
         }
         filedCells += (r1 - r0 + 1) * (c1 - c0 + 1)
       }
       guard wide.count * 4 <= live, filedCells < Int(Int32.max) else { return nil }
       // Starts by prefix sum; then each cell's run filled in slot order.
-      var starts = ContiguousArray<Int32>(repeating: 0, count: columns * rows + 1)
-      var total: Int32 = 0
-      for cell in 0..<(columns * rows) {
-        starts[cell] = total
-        total += cellCounts[cell]
-      }
-      starts[columns * rows] = total
+      for cell in 0..<(columns * rows) { starts[cell + 1] += starts[cell] }
+      let total = starts[columns * rows]
       var next = starts
       var slots = ContiguousArray<Int32>(repeating: 0, count: Int(total))
       var listings = ContiguousArray<UInt64>(repeating: emptyBox, count: Int(total))
@@ -151,10 +148,10 @@ struct PointGrid: Sendable {
         f >= (cell + 1) * units ? 255 : UInt64(f - cell * units)
       }
       for i in 0..<n where filed[i] {
-        let fx0 = fine(boxes[4 * i], minX, scaleX)
-        let fy0 = fine(boxes[4 * i + 1], minY, scaleY)
-        let fx1 = fine(boxes[4 * i + 2], minX, scaleX)
-        let fy1 = fine(boxes[4 * i + 3], minY, scaleY)
+        let fx0 = Int(fine(boxes[4 * i], from: minX, scale: scaleX))
+        let fy0 = Int(fine(boxes[4 * i + 1], from: minY, scale: scaleY))
+        let fx1 = Int(fine(boxes[4 * i + 2], from: minX, scale: scaleX))
+        let fy1 = Int(fine(boxes[4 * i + 3], from: minY, scale: scaleY))
         let id = UInt64(UInt32(bitPattern: entries.ids[i])) << 32
         for row in (fy0 / units)...(fy1 / units) {
           let south = low(fy0, cell: row)
@@ -193,16 +190,13 @@ struct PointGrid: Sendable {
     self.slots = slots
   }
 
-  /// Bytes held.
-  var byteCount: Int { 4 * starts.count + 8 * listings.count + 4 * slots.count }
-
   /// Stops listing the entry in `slot`, whose box is `box` (west, south, east, north): its
   /// quantized boxes become empty. Nothing happens for an entry the grid does not list.
   mutating func remove(slot: Int, west: Double, south: Double, east: Double, north: Double) {
-    let x0 = (west - minX) * scaleX
-    let y0 = (south - minY) * scaleY
-    let x1 = (east - minX) * scaleX
-    let y1 = (north - minY) * scaleY
+    let x0 = Self.fine(west, from: minX, scale: scaleX)
+    let y0 = Self.fine(south, from: minY, scale: scaleY)
+    let x1 = Self.fine(east, from: minX, scale: scaleX)
+    let y1 = Self.fine(north, from: minY, scale: scaleY)
     let units = Self.unitsPerCell
     guard x0 >= 0, y0 >= 0, x1 < Double(columns * units), y1 < Double(rows * units) else { return }
     for row in (Int(y0) / units)...(Int(y1) / units) {
@@ -223,8 +217,8 @@ struct PointGrid: Sendable {
     containingX x: Double, y: Double, boxes: UnsafePointer<Double>, _ visit: (Int32) -> Void
   ) {
     let units = Self.unitsPerCell
-    let fx = (x - minX) * scaleX
-    let fy = (y - minY) * scaleY
+    let fx = Self.fine(x, from: minX, scale: scaleX)
+    let fy = Self.fine(y, from: minY, scale: scaleY)
     // Also false for NaN.
     guard fx >= 0, fy >= 0, fx < Double(columns &* units), fy < Double(rows &* units) else {
       return

@@ -296,17 +296,20 @@ public struct RTree: Sendable {
   /// Drops an item removed from ``main`` (its entries at `first` and `second`) from the grid,
   /// or from ``mainWide``.
   private mutating func removeFromMainGrid(id: Int32, slots first: Int, _ second: Int?) {
-    for slot in [first] + (second.map { [$0] } ?? []) {
+    func unlist(_ slot: Int) {
       let b = 4 * slot
       let boxes = main.entries.boxes
       mainGrid?.remove(
         slot: slot, west: boxes[b], south: boxes[b + 1], east: boxes[b + 2], north: boxes[b + 3])
     }
+    unlist(first)
+    if let second { unlist(second) }
     if let (a, b) = mainWide.slots(of: id) {
       _ = mainWide.markRemoved(a)
       if let b { _ = mainWide.markRemoved(b) }
     }
   }
+
 
   private static func checkBox(_ box: BoundingBox, id: Int32) {
     precondition(

@@ -14,8 +14,9 @@ extension ContainmentCellCache {
   ///
   /// Decided per window of ``bypassWindow`` fixes: when fewer than a quarter of the fixes of two
   /// windows in a row were hits (device memo, cell or parent) and the index's point search is
-  /// cheap (`searchIsCheap`: at most ``bypassableFences`` fences, or a point grid), the next ``bypassWindows`` windows go straight to the index;
-  /// then the cache gets a window again (one more such window bypasses again).
+  /// cheap (`searchIsCheap`: at most ``bypassableFences`` fences, or a point grid), the next
+  /// ``bypassWindows`` windows go straight to the index; then the cache gets a window again
+  /// (one more such window bypasses again).
   ///
   /// Fixes that keep reaching new ground over a small fence set (a million devices over 100
   /// circles: 86 % first visits; 10,000 circles with every fix 3 km from the last) paid the

@@ -42,6 +42,15 @@ struct ElementSlots {
     }
   }
 
+  /// How many fences the zone has.
+  var fenceCount: Int {
+    switch storage {
+    case .fence: 1
+    case .geoline: 0
+    case .many(_, let fences): fences
+    }
+  }
+
   /// Calls `body` with each fence slot, in the zone's order (no allocation: the per-fix
   /// hysteresis step reads it).
   @inline(__always)

@@ -22,6 +22,7 @@ extension ZoneEvaluator {
   func fullZone(_ compiled: CompiledZone) -> Zone {
     var zone = compiled.zone
     var fences: [Fence] = []
+    fences.reserveCapacity(compiled.slots.fenceCount)
     compiled.slots.forEachFence { fences.append(fence(at: $0)) }
     zone.fences = fences
     return zone
@@ -377,8 +378,6 @@ extension ZoneEvaluator {
     var roamingClosed: [ZoneEvent] = []
   }
 
-  /// Puts a validated zone in place; `prepared` holds its prepared polygons by fence index
-  /// (GEOS backend) or is empty.
   /// Applies `zones` in `order`, moving each out of the array (an empty zone takes its place)
   /// rather than copying it: a copy retains and later releases every string and array of a
   /// million zones, each a cache miss.
@@ -397,6 +396,8 @@ extension ZoneEvaluator {
     }
   }
 
+  /// Puts a validated zone in place; `prepared` holds its prepared polygons by fence index
+  /// (GEOS backend) or is empty.
   mutating func apply(
     _ zone: consuming Zone, prepared: [PreparedShape?], batch: inout RemovalBatch
   ) {

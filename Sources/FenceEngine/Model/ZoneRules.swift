@@ -26,31 +26,31 @@ public struct ZoneRules: Hashable, Sendable {
   /// Rules v2: what a fix must pass to count for the zone (speed, course, device tags); `nil`
   /// for none. See ``ZoneConditions``.
   public var conditions: ZoneConditions? {
-    get { extensions?.conditions }
-    set { update { $0.conditions = newValue } }
+    get { extensions?.values.conditions }
+    set { update(\.conditions, newValue) }
   }
   /// Rules v2: the instant (event time) from which the zone exists; it behaves as added then.
   public var validFrom: Timestamp? {
-    get { extensions?.validFrom }
-    set { update { $0.validFrom = newValue } }
+    get { extensions?.values.validFrom }
+    set { update(\.validFrom, newValue) }
   }
   /// Rules v2: the instant (event time) at which the zone stops existing; it behaves as removed
   /// then. Must be after ``validFrom`` when both are set.
   public var validUntil: Timestamp? {
-    get { extensions?.validUntil }
-    set { update { $0.validUntil = newValue } }
+    get { extensions?.values.validUntil }
+    set { update(\.validUntil, newValue) }
   }
   /// Rules v2: the weekly windows in which the zone is armed; `nil` for always. See
   /// ``ZoneSchedule``.
   public var schedule: ZoneSchedule? {
-    get { extensions?.schedule }
-    set { update { $0.schedule = newValue } }
+    get { extensions?.values.schedule }
+    set { update(\.schedule, newValue) }
   }
   /// Rules v2: a circle that moves with devices instead of fixed fences (a zone with `roam` has
   /// no fences or GEOLINEs). See ``RoamingFence``.
   public var roam: RoamingFence? {
-    get { extensions?.roam }
-    set { update { $0.roam = newValue } }
+    get { extensions?.values.roam }
+    set { update(\.roam, newValue) }
   }
 
   public init(
@@ -78,10 +78,12 @@ public struct ZoneRules: Hashable, Sendable {
   /// The spec's defaults.
   public static let `default` = ZoneRules()
 
-  /// Sets rules v2 values (a new box: boxes are shared between copies and never change).
-  private mutating func update(_ change: (inout Extensions.Values) -> Void) {
+  /// Sets one rules v2 value (a new box: boxes are shared between copies and never change).
+  private mutating func update<Value>(
+    _ member: WritableKeyPath<Extensions.Values, Value>, _ value: Value
+  ) {
     var values = extensions?.values ?? Extensions.Values()
-    change(&values)
+    values[keyPath: member] = value
     extensions = Extensions.holding(values)
   }
 
@@ -119,11 +121,6 @@ public struct ZoneRules: Hashable, Sendable {
     }
 
     let values: Values
-    var conditions: ZoneConditions? { values.conditions }
-    var validFrom: Timestamp? { values.validFrom }
-    var validUntil: Timestamp? { values.validUntil }
-    var schedule: ZoneSchedule? { values.schedule }
-    var roam: RoamingFence? { values.roam }
 
     private init(_ values: Values) { self.values = values }
 

@@ -136,8 +136,10 @@ extension ZoneEvaluator {
     var hash = FNV1a64()
     hash.combine(UInt64(slots.count))
     for slot in slots {
+      // The stored zone (fences in the element tables, hashed from there: rebuilding each
+      // circle would compute its ECEF centre and chord for nothing).
       guard let compiled = zoneSlots[Int(slot)] else { continue }
-      let zone = fullZone(compiled)
+      let zone = compiled.zone
       hash.combine(zone.id)
       hash.combine(JSONValue.object(zone.customData))
       let rules = zone.rules
@@ -149,21 +151,20 @@ extension ZoneEvaluator {
       // Rules v2 only when a zone has any, so that fingerprints of zones without them (and
       // the snapshots that carry them) stay as they were.
       if rules.hasRulesV2 { hash.combine(JSONValue.object(rules.rulesV2JSON)) }
-      hash.combine(UInt64(zone.fences.count))
-      for fence in zone.fences {
-        hash.combine(fence.id)
-        switch fence.area {
-        case .circle(let circle):
-          hash.combine(UInt64(1))
-          hash.combine(circle.center)
-          hash.combine(circle.radius)
-        case .polygon(let multiPolygon):
+      hash.combine(UInt64(compiled.slots.fenceCount))
+      compiled.slots.forEachFence { fence in
+        hash.combine(elementIDs[Int(fence)])
+        if let polygon = polygonFences[Int(fence)] {
           hash.combine(UInt64(2))
-          hash.combine(UInt64(multiPolygon.polygons.count))
-          for polygon in multiPolygon.polygons {
-            hash.combine(UInt64(polygon.rings.count))
-            for ring in polygon.rings { hash.combine(ring) }
+          hash.combine(UInt64(polygon.shape.polygons.count))
+          for part in polygon.shape.polygons {
+            hash.combine(UInt64(part.rings.count))
+            for ring in part.rings { hash.combine(ring) }
           }
+        } else {
+          hash.combine(UInt64(1))
+          hash.combine(circleCenters[Int(fence)])
+          hash.combine(elementCores[Int(fence)].radius)
         }
       }
       hash.combine(UInt64(zone.geolines.count))
