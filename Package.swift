@@ -33,19 +33,24 @@ let package = Package(
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
   ],
   targets: [
-    // MARK: - System libraries (the only places C is visible)
+    // MARK: - C: system libraries, and the cache hints
 
     /// GEOS C API from the system (`apt-get install libgeos-dev`).
     .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
     /// zlib from the system, for `.gz` inputs (`apt-get install zlib1g-dev`).
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
+    /// Cache hints (`__builtin_prefetch`) Swift cannot express, as inline C: the batch
+    /// evaluator asks for a later fix's tables while it works on the current one.
+    .target(name: "CMemoryHints"),
+
     // MARK: - Library, bottom layer first
 
     .target(name: "FenceGeometry"),
     .target(name: "FenceGEOS", dependencies: ["FenceGeometry", "CGEOS"]),
-    .target(name: "FenceIndex", dependencies: ["FenceGeometry"]),
-    .target(name: "FenceEngine", dependencies: ["FenceGeometry", "FenceIndex", "FenceGEOS"]),
+    .target(name: "FenceIndex", dependencies: ["FenceGeometry", "CMemoryHints"]),
+    .target(
+      name: "FenceEngine", dependencies: ["FenceGeometry", "FenceIndex", "FenceGEOS", "CMemoryHints"]),
     .target(name: "FenceFormats", dependencies: ["FenceEngine", "FenceGEOS", "CZlib"]),
     .target(name: "FenceTesting", dependencies: ["FenceEngine", "FenceGeometry"]),
     /// The engine made durable: command log, events, snapshots, recovery (SQLite through GRDB).

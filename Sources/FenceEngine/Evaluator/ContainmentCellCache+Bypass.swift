@@ -10,6 +10,11 @@ extension ContainmentCellCache {
   /// grid's answer costs about what a cell of the cache does.
   static let bypassableFences = 65_536
 
+  /// Whether the next fixes will ask the index directly (the cache is off, or in a run of
+  /// bypassed windows): what a batch's look-ahead checks before it searches the index for a
+  /// fix to come (see ``ZoneEvaluator/process(_:devices:into:)-(ArraySlice<LocationFix>,_,_)``).
+  var asksIndexDirectly: Bool { !isOn || bypassLeft > 0 }
+
   /// Whether this fix should skip the cache and ask the index directly.
   ///
   /// Decided per window of ``bypassWindow`` fixes: when fewer than a quarter of the fixes of two

@@ -129,6 +129,10 @@ public struct ZoneEvaluator {
   /// ``Configuration/skipsUnchangedFixes``).
   public static let safeRadiusLimit = 250.0
 
+  /// Devices from which a batch asks for every fix's device state ahead (``manyDevices``;
+  /// tests lower it to run those stages on a small fleet).
+  var lookAheadDeviceMinimum = ZoneEvaluator.manyDevices
+
   // MARK: Per-fix scratch buffers, reused so that steady-state fixes allocate nothing
 
   /// Empty between fixes (each user clears it before putting it back).
@@ -200,6 +204,9 @@ public struct ZoneEvaluator {
     devices.reserveCapacity(growingTo: count)
     deviceSlotByName.reserveCapacity(growingTo: count)
     if configuration.skipsUnchangedFixes { safeDiscs.reserveCapacity(growingTo: count) }
+    // Reserved pages not yet written: a large fleet's states land in huge pages as they come.
+    HugePages.advise(&devices)
+    HugePages.advise(&safeDiscs)
   }
 
   /// The number of devices seen so far (including devices whose fixes were all rejected).

@@ -1,0 +1,25 @@
+extension RTree {
+  /// The steps of a point search whose memory ``prefetchPointSearch(_:latitude:longitude:)``
+  /// can ask for ahead, in the order a search reads it.
+  public enum PointSearchStep: Sendable {
+    /// Where the point's cell starts in the grid.
+    case cell
+    /// The cell's listings (reads what ``cell`` brought).
+    case listings
+  }
+
+  /// Asks the processor's caches for what a later ``search(containing:longitude:_:)`` of this
+  /// point will read at `step`, without waiting for it: a caller that knows its next points
+  /// (a batch of fixes) asks for each step a little ahead, so that the search finds its memory
+  /// in cache instead of missing at every step on ground no search touched recently.
+  ///
+  /// Changes nothing and answers nothing; it does nothing on an index without a point grid
+  /// (``answersPointsFromGrid``), whose walk of a small tree stays in cache.
+  public func prefetchPointSearch(_ step: PointSearchStep, latitude: Double, longitude: Double) {
+    guard let grid = mainGrid else { return }
+    switch step {
+    case .cell: grid.prefetchCell(x: longitude, y: latitude)
+    case .listings: grid.prefetchListings(x: longitude, y: latitude)
+    }
+  }
+}
