@@ -314,7 +314,8 @@ public final class FenceStore: Sendable {
   {
     switch command {
     case .fixes(let fixes):
-      for fix in fixes { evaluator.process(fix, into: &events) }
+      // One batch call: it asks for the next fixes' memory ahead (same events as one by one).
+      evaluator.process(fixes, into: &events)
     case .advance(let time):
       evaluator.advance(to: time, into: &events)
     case .addZones(let zones):

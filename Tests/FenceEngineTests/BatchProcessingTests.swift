@@ -74,10 +74,9 @@ import Testing
   /// index answered from a point grid.
   static func inBatches(
     of size: Int, _ configuration: ZoneEvaluator.Configuration, _ zones: [Zone],
-    _ fixes: [LocationFix], lookAheadDevices: Int = ZoneEvaluator.manyDevices
+    _ fixes: [LocationFix]
   ) throws -> (events: [ZoneEvent], snapshot: [UInt8], grid: Bool) {
     var evaluator = try ZoneEvaluator(configuration: configuration, zones: zones)
-    evaluator.lookAheadDeviceMinimum = lookAheadDevices
     let handles = fixes.map { evaluator.handle(forDevice: $0.device) }
     var events: [ZoneEvent] = []
     var start = 0
@@ -97,7 +96,7 @@ import Testing
     // No cell cache: every fix asks the index, so every look-ahead stage runs.
     let configuration = Self.configuration(cellCache: false)
     let (expected, expectedState) = try Self.oneByOne(configuration, zones, fixes)
-    let batch = try Self.inBatches(of: size, configuration, zones, fixes, lookAheadDevices: 0)
+    let batch = try Self.inBatches(of: size, configuration, zones, fixes)
     #expect(batch.grid)
     #expect(expected.count == 2_237)
     #expect(Set(expected.map(\.kind)) == [.checkIn, .checkOut, .dwell, .rejected])

@@ -84,9 +84,8 @@ public final class FenceMonitor: Sendable {
 
   /// Processes fixes in order under one lock acquisition.
   public func submit(contentsOf fixes: some Sequence<LocationFix>) {
-    decide { evaluator, events in
-      for fix in fixes { evaluator.process(fix, into: &events) }
-    }
+    let batch = Array(fixes)
+    decide { evaluator, events in evaluator.process(batch, into: &events) }
   }
 
   /// Moves the engine's time, firing due dwells (see ``ZoneEvaluator/advance(to:into:)``).

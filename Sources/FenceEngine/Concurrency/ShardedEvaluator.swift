@@ -109,7 +109,7 @@ public final class ShardedEvaluator: Sendable {
     for fix in fixes { routing[shard(forDevice: fix.device)].append(fix) }
     let routed = routing
     runShards { shard, evaluator, events in
-      for fix in routed[shard] { evaluator.process(fix, into: &events) }
+      evaluator.process(routed[shard], into: &events)
     }
     // Time moved for every shard, not only for those that got the latest fixes.
     if let time { runShards { _, evaluator, events in evaluator.advance(to: time, into: &events) } }

@@ -129,10 +129,6 @@ public struct ZoneEvaluator {
   /// ``Configuration/skipsUnchangedFixes``).
   public static let safeRadiusLimit = 250.0
 
-  /// Devices from which a batch asks for every fix's device state ahead (``manyDevices``;
-  /// tests lower it to run those stages on a small fleet).
-  var lookAheadDeviceMinimum = ZoneEvaluator.manyDevices
-
   // MARK: Per-fix scratch buffers, reused so that steady-state fixes allocate nothing
 
   /// Empty between fixes (each user clears it before putting it back).
