@@ -139,9 +139,8 @@ struct PointGrid: Sendable {
       for cell in 0..<(columns * rows) { starts[cell + 1] += starts[cell] }
       let total = starts[columns * rows]
       var next = starts
-      // Read at random by every point search: in huge pages when large (``HugePages``).
-      var slots = HugePages.table(repeating: Int32(0), count: Int(total))
-      var listings = HugePages.table(repeating: emptyBox, count: Int(total))
+      var slots = ContiguousArray<Int32>(repeating: 0, count: Int(total))
+      var listings = ContiguousArray<UInt64>(repeating: emptyBox, count: Int(total))
       // A low side's byte: its fine unit in the cell plus one, or 0 from an earlier cell.
       func low(_ f: Int, cell: Int) -> UInt64 { f < cell * units ? 0 : UInt64(f - cell * units + 1) }
       // A high side's byte: its fine unit in the cell, or 255 into a later cell.

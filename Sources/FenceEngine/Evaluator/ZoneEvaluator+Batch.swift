@@ -254,16 +254,3 @@ private struct FoundAhead {
     if count > 3 { body(slots.3) }
   }
 }
-
-extension ZoneEvaluator {
-  /// Asks for huge pages under the zone and element tables a fix reads at random
-  /// (``HugePages``), for the part of their reserved storage not yet written: called once
-  /// their capacity is reserved for a large load. Tables under a few megabytes are left alone;
-  /// the index advises its own.
-  mutating func adviseHugePages() {
-    HugePages.advise(&elementCores)
-    HugePages.advise(&elementIDs)
-    HugePages.advise(&zoneCores)
-    HugePages.advise(&zoneSlots)
-  }
-}

@@ -202,7 +202,6 @@ extension ZoneEvaluator {
     elementCores.reserveCapacity(growingTo: elementCores.count + elementCount)
     polygonFences.reserveCapacity(growingTo: polygonFences.count + elementCount)
     geolineShapes.reserveCapacity(growingTo: geolineShapes.count + elementCount)
-    adviseHugePages()
   }
 
   /// Removes the zone with this id, dropping every device's state with it without an event.

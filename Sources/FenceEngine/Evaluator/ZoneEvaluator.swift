@@ -200,9 +200,6 @@ public struct ZoneEvaluator {
     devices.reserveCapacity(growingTo: count)
     deviceSlotByName.reserveCapacity(growingTo: count)
     if configuration.skipsUnchangedFixes { safeDiscs.reserveCapacity(growingTo: count) }
-    // Reserved pages not yet written: a large fleet's states land in huge pages as they come.
-    HugePages.advise(&devices)
-    HugePages.advise(&safeDiscs)
   }
 
   /// The number of devices seen so far (including devices whose fixes were all rejected).
