@@ -29,8 +29,8 @@ extension PointGrid {
     guard start < end else { return }
     listings.withUnsafeBufferPointer { listings in
       fencekit_prefetch(listings.baseAddress! + start)
-      // A run of more than one cache line (8 listings a line): its last line too. Runs are a
-      // few listings long; a longer one is read mostly from the second line on anyway.
+      // Its last line too, for a run over two lines (8 listings a line; runs hold about ten).
+      // The lines between the ends of a longer run are left to the processor's own prefetching.
       fencekit_prefetch(listings.baseAddress! + (end &- 1))
     }
   }

@@ -8,11 +8,11 @@ extension ZoneEvaluator {
   /// position in `devices`, appending their events: exactly what calling
   /// ``process(_:device:into:)`` for each pair in turn appends, and the same state after.
   ///
-  /// Faster than that loop on large fence sets and fleets: while it works on one fix it asks
-  /// the processor's caches for the tables the next few fixes will read (their devices'
+  /// Faster than that loop over a large fence set on new ground: while it works on one fix it
+  /// asks the processor's caches for the tables the next few fixes will read (their devices'
   /// states, their cells of the fence index, the fences and zones found there), so that a fix
-  /// on ground no fix touched recently does not wait on memory at every step. See
-  /// `Docs/Decisions/0011-memory-ahead-of-the-fixes.md`.
+  /// on ground no fix touched recently does not wait on memory at every step. Elsewhere it is
+  /// that loop. See `Docs/Decisions/0011-memory-ahead-of-the-fixes.md`.
   ///
   /// - Precondition: `fixes` and `devices` have the same count; every handle was issued by
   ///   this evaluator (``handle(forDevice:)``). `fix.device` is ignored, as by
@@ -133,7 +133,6 @@ extension ZoneEvaluator {
     devices.withUnsafeBufferPointer { devices in
       let state = UnsafeRawPointer(devices.baseAddress! + d)
       let header = (state + Self.recordsOffset).load(as: UnsafeRawPointer.self)
-      // The header (32 bytes) and the first record.
       var offset = 0
       while offset < Self.recordsBytes {
         fencekit_prefetch(header + offset)
@@ -142,10 +141,11 @@ extension ZoneEvaluator {
     }
   }
 
-  /// Where a device state holds its records array (a single reference to the array's buffer,
-  /// whose header the buffer's elements follow).
+  /// The bytes stage two asks for: a records buffer's header (32 bytes) and its first record.
   private static let recordsBytes = 32 + MemoryLayout<ZoneRecord>.stride
 
+  /// Where a device state holds its records array: a single reference to the array's buffer,
+  /// whose header the buffer's elements follow.
   private static let recordsOffset: Int = {
     precondition(MemoryLayout<[ZoneRecord]>.size == MemoryLayout<UnsafeRawPointer>.size)
     return MemoryLayout<DeviceState>.offset(of: \.records)!
