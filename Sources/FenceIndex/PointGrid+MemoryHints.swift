@@ -1,17 +1,11 @@
 import CMemoryHints
 
 extension PointGrid {
-  /// The cell holding (x, y), or `nil` outside the grid: the same arithmetic as
-  /// ``forEachID(containingX:y:boxes:_:)``.
+  /// The cell holding (x, y), or `nil` outside the grid: the cell a point search reads.
   @inline(__always)
   func cell(x: Double, y: Double) -> Int? {
-    let units = Self.unitsPerCell
-    let fx = Self.fine(x, from: minX, scale: scaleX)
-    let fy = Self.fine(y, from: minY, scale: scaleY)
-    guard fx >= 0, fy >= 0, fx < Double(columns &* units), fy < Double(rows &* units) else {
-      return nil
-    }
-    return (Int(fy) / units) &* columns &+ Int(fx) / units
+    guard let (ix, iy) = fineUnits(x: x, y: y) else { return nil }
+    return (iy / Self.unitsPerCell) &* columns &+ ix / Self.unitsPerCell
   }
 
   /// Asks the caches for the start of the cell holding (x, y): the first read of a point search.

@@ -48,6 +48,19 @@ struct PointGrid: Sendable {
   @inlinable @inline(__always)
   static func fine(_ v: Double, from low: Double, scale: Double) -> Double { (v - low) * scale }
 
+  /// The point (x, y) in fine units from the grid's corner, or `nil` outside the grid (NaN
+  /// included): what a point search and its prefetch both start from.
+  @inlinable @inline(__always)
+  func fineUnits(x: Double, y: Double) -> (x: Int, y: Int)? {
+    let units = Self.unitsPerCell
+    let fx = Self.fine(x, from: minX, scale: scaleX)
+    let fy = Self.fine(y, from: minY, scale: scaleY)
+    guard fx >= 0, fy >= 0, fx < Double(columns &* units), fy < Double(rows &* units) else {
+      return nil
+    }
+    return (Int(fx), Int(fy))
+  }
+
   /// The grid over `entries` (a packed tree's, by slot), with the entries it leaves out (live
   /// entries only, flags kept), or `nil` when there are too few entries or too many wide ones.
   static func build(
@@ -217,14 +230,7 @@ struct PointGrid: Sendable {
     containingX x: Double, y: Double, boxes: UnsafePointer<Double>, _ visit: (Int32) -> Void
   ) {
     let units = Self.unitsPerCell
-    let fx = Self.fine(x, from: minX, scale: scaleX)
-    let fy = Self.fine(y, from: minY, scale: scaleY)
-    // Also false for NaN.
-    guard fx >= 0, fy >= 0, fx < Double(columns &* units), fy < Double(rows &* units) else {
-      return
-    }
-    let ix = Int(fx)
-    let iy = Int(fy)
+    guard let (ix, iy) = fineUnits(x: x, y: y) else { return }
     let column = ix / units
     let row = iy / units
     let cell = row &* columns &+ column

@@ -16,10 +16,11 @@ extension RTree {
   /// Changes nothing and answers nothing; it does nothing on an index without a point grid
   /// (``answersPointsFromGrid``), whose walk of a small tree stays in cache.
   public func prefetchPointSearch(_ step: PointSearchStep, latitude: Double, longitude: Double) {
-    guard let grid = mainGrid else { return }
+    // Through the stored grid in place: binding it to a local would copy it, retaining and
+    // releasing its three tables on every call.
     switch step {
-    case .cell: grid.prefetchCell(x: longitude, y: latitude)
-    case .listings: grid.prefetchListings(x: longitude, y: latitude)
+    case .cell: mainGrid?.prefetchCell(x: longitude, y: latitude)
+    case .listings: mainGrid?.prefetchListings(x: longitude, y: latitude)
     }
   }
 }

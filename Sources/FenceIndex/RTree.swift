@@ -310,7 +310,6 @@ public struct RTree: Sendable {
     }
   }
 
-
   private static func checkBox(_ box: BoundingBox, id: Int32) {
     precondition(
       box.south >= -90 && box.south <= box.north && box.north <= 90

@@ -89,14 +89,23 @@ import Testing
     return (events, evaluator.snapshot().encoded(), evaluator.fenceIndex.answersPointsFromGrid)
   }
 
-  @Test(arguments: [1, 2, 5, 4_096])
-  func batchesOverAPointGridGiveTheEventsOfOneByOne(size: Int) throws {
+  /// The scenario's 40 devices and 30 steps one by one, then in batches of `batchSize`.
+  static func bothWays(batchSize: Int, cellCache: Bool) throws -> (
+    expected: [ZoneEvent], expectedState: [UInt8],
+    batch: (events: [ZoneEvent], snapshot: [UInt8], grid: Bool)
+  ) {
     let zones = try Self.zones()
     let fixes = Self.fixes(devices: 40, steps: 30)
-    // No cell cache: every fix asks the index, so every look-ahead stage runs.
-    let configuration = Self.configuration(cellCache: false)
+    let configuration = Self.configuration(cellCache: cellCache)
     let (expected, expectedState) = try Self.oneByOne(configuration, zones, fixes)
-    let batch = try Self.inBatches(of: size, configuration, zones, fixes)
+    let batch = try Self.inBatches(of: batchSize, configuration, zones, fixes)
+    return (expected, expectedState, batch)
+  }
+
+  @Test(arguments: [1, 2, 5, 4_096])
+  func batchesOverAPointGridGiveTheEventsOfOneByOne(size: Int) throws {
+    // No cell cache: every fix asks the index, so every look-ahead stage runs.
+    let (expected, expectedState, batch) = try Self.bothWays(batchSize: size, cellCache: false)
     #expect(batch.grid)
     #expect(expected.count == 2_237)
     #expect(Set(expected.map(\.kind)) == [.checkIn, .checkOut, .dwell, .rejected])
@@ -106,11 +115,7 @@ import Testing
   }
 
   @Test func batchesWithTheCellCacheGiveTheEventsOfOneByOne() throws {
-    let zones = try Self.zones()
-    let fixes = Self.fixes(devices: 40, steps: 30)
-    let configuration = Self.configuration(cellCache: true)
-    let (expected, expectedState) = try Self.oneByOne(configuration, zones, fixes)
-    let batch = try Self.inBatches(of: 64, configuration, zones, fixes)
+    let (expected, expectedState, batch) = try Self.bothWays(batchSize: 64, cellCache: true)
     #expect(batch.events == expected)
     #expect(batch.snapshot == expectedState)
   }

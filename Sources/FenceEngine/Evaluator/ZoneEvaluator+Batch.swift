@@ -24,17 +24,13 @@ extension ZoneEvaluator {
     precondition(
       fixes.count == devices.count,
       "One device handle per fix (\(fixes.count) fixes, \(devices.count) handles)")
-    fixes.withUnsafeBufferPointer { fixes in
-      devices.withUnsafeBufferPointer { handles in
-        for handle in handles {
-          precondition(
-            handle.slot >= 0 && Int(handle.slot) < self.devices.count,
-            "Device handle \(handle.slot) was not issued by this evaluator (\(self.devices.count) devices)"
-          )
-        }
-        processAhead(fixes, handles, into: &events)
-      }
+    for handle in devices {
+      precondition(
+        handle.slot >= 0 && Int(handle.slot) < self.devices.count,
+        "Device handle \(handle.slot) was not issued by this evaluator (\(self.devices.count) devices)"
+      )
     }
+    processAhead(fixes, devices, into: &events)
   }
 
   /// Processes `fixes` in order with their devices' handles (see
@@ -52,7 +48,19 @@ extension ZoneEvaluator {
     var handles: [DeviceHandle] = []
     handles.reserveCapacity(fixes.count)
     for fix in fixes { handles.append(handle(forDevice: fix.device)) }
-    process(fixes[...], devices: handles[...], into: &events)
+    // Handles just issued: nothing to check.
+    processAhead(fixes[...], handles[...], into: &events)
+  }
+
+  /// The loop of a batch over the fixes read in place (iterating the slice would copy each
+  /// fix: its device name and optional fields); see the form below.
+  private mutating func processAhead(
+    _ fixes: ArraySlice<LocationFix>, _ handles: ArraySlice<DeviceHandle>,
+    into events: inout [ZoneEvent]
+  ) {
+    fixes.withUnsafeBufferPointer { fixes in
+      handles.withUnsafeBufferPointer { handles in processAhead(fixes, handles, into: &events) }
+    }
   }
 
   /// The loop of a batch: each fix processed as by ``process(_:slot:into:)``, with the memory
