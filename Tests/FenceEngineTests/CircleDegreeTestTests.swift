@@ -44,6 +44,33 @@ import Testing
     #expect(decided == 23_111)
   }
 
+  /// The bounds are kept as `Float`s rounded outward: each stored value is the nearest `Float`
+  /// on the safe side of the `Double` it stands for, never the other side.
+  @Test func floatBoundsAreRoundedOutward() {
+    let values = [0.1, 1.0 / 3.0, 111_319.49079327357, 8.5e9, 16_777_217.0, 2.0]
+    for x in values {
+      let down = CircleDegreeTest.roundedDown(x)
+      let up = CircleDegreeTest.roundedUp(x)
+      #expect(Double(down) <= x)
+      #expect(Double(up) >= x)
+      // Adjacent (or equal, when x is a Float): no Float lies strictly between them and x.
+      #expect(Double(down.nextUp) > x || Double(down) == x)
+      #expect(Double(up.nextDown) < x || Double(up) == x)
+    }
+    // 1/3 is no Float: the two roundings differ by one step.
+    #expect(CircleDegreeTest.roundedDown(1.0 / 3.0).nextUp == CircleDegreeTest.roundedUp(1.0 / 3.0))
+    #expect(CircleDegreeTest.roundedDown(2.0) == 2)
+    #expect(CircleDegreeTest.roundedUp(2.0) == 2)
+  }
+
+  /// An element's core is one cache line's worth: the degree test with its centre (44 bytes)
+  /// and the fields the per-fix step reads after it.
+  @Test func elementCoreTakesSixtyFourBytes() {
+    #expect(MemoryLayout<CircleDegreeTest>.size == 44)
+    #expect(MemoryLayout<ElementCore>.size == 64)
+    #expect(MemoryLayout<ElementCore>.stride == 64)
+  }
+
   /// Circles whose chord limit reaches past 100 km are never decided in degrees.
   @Test func hugeCirclesAreLeftToTheChordTest() throws {
     let center = try Coordinate(latitude: 10, longitude: 20)

@@ -89,7 +89,9 @@ final class GeolineShape {
 }
 
 /// What the per-fix tests read about one element slot, in a flat table beside `elementIDs`: a
-/// trivial value, so that reading it costs no reference counting.
+/// trivial value, so that reading it costs no reference counting. 64 bytes (144 when it held a
+/// circle's exact test too): what the tests read only now and then is in the slot's
+/// ``ElementDetail``.
 struct ElementCore {
   enum Kind: UInt8 {
     /// A free slot.
@@ -99,6 +101,9 @@ struct ElementCore {
     case geoline
   }
 
+  /// Circles: the centre, and the containment test in degrees, tried before the exact one
+  /// (first: its 44 bytes leave room for the small fields after it).
+  var degreeTest = CircleDegreeTest()
   var kind = Kind.vacant
   /// The zone's ``ZoneGate`` (in the padding after `kind`): non-empty when the per-fix step must
   /// ask the zone before this element counts (rules v2).
@@ -106,17 +111,6 @@ struct ElementCore {
   var zone: Int32 = -1
   /// Fences: the position among the zone's fences sorted by id.
   var rank: Int32 = 0
-  /// The position in the zone's `fences` (fences) or `geolines` (GEOLINEs): where the element's
-  /// public value is, which holds what the per-fix tests do not read (a circle's box).
-  var member: Int32 = 0
-  /// Circles: the centre's ECEF vector and the squared chord of the radius (as in `Circle`).
-  var center = ECEFPosition(x: 0, y: 0, z: 0)
-  var chordSquaredLimit = 0.0
-  /// Circles: metres, and the Gaussian radius of curvature at the centre (as in `Circle`).
-  var radius = 0.0
-  var localRadius = 0.0
-  /// Circles: the containment test in degrees, tried before the ECEF one.
-  var degreeTest = CircleDegreeTest()
   /// Polygons tested natively: the containment test without reference counting. Its index is
   /// kept alive by the same slot of `polygonFences` (and the zone's value), which is always
   /// replaced together with this core.
@@ -124,26 +118,14 @@ struct ElementCore {
 
   init() {}
 
-  /// A circle's distance from its centre, exactly as `Circle.distanceFromCenter(_:)`.
-  @inline(__always)
-  func circleDistanceFromCenter(_ position: ECEFPosition) -> Double {
-    WGS84.arc(chord: center.chord(to: position), radius: localRadius)
-  }
-
-  /// The core of a fence: `member` is its position in the zone's fences, `rank` its position
-  /// among them sorted by id, and `nativePolygonTest` whether a polygon is tested natively (no
-  /// prepared GEOS geometry).
-  init(fence area: Area, zone: Int32, member: Int32, rank: Int32, nativePolygonTest: Bool) {
+  /// The core of a fence: `rank` is its position among the zone's fences sorted by id, and
+  /// `nativePolygonTest` whether a polygon is tested natively (no prepared GEOS geometry).
+  init(fence area: Area, zone: Int32, rank: Int32, nativePolygonTest: Bool) {
     self.zone = zone
-    self.member = member
     self.rank = rank
     switch area {
     case .circle(let circle):
       kind = .circle
-      center = circle.centerECEF
-      chordSquaredLimit = circle.chordSquaredLimit
-      radius = circle.radius
-      localRadius = circle.localRadius
       degreeTest = CircleDegreeTest(
         center: circle.center, chordSquaredLimit: circle.chordSquaredLimit)
     case .polygon(let shape):
@@ -152,11 +134,46 @@ struct ElementCore {
     }
   }
 
-  /// The core of a GEOLINE at position `member` of its zone's GEOLINEs.
-  init(geolineOf zone: Int32, member: Int32) {
+  /// The core of a GEOLINE of zone slot `zone`.
+  init(geolineOf zone: Int32) {
     kind = .geoline
     self.zone = zone
+  }
+}
+
+/// What is read of an element slot only now and then, in a table beside `elementCores`: a
+/// circle's exact test (for fixes its test in degrees leaves undecided, and the cell cache's
+/// cells), its distances (exit hysteresis, safe radius) and radius; the element's position in
+/// its zone.
+struct ElementDetail {
+  /// Circles: the centre's ECEF vector and the squared chord of the radius (as in `Circle`).
+  var center = ECEFPosition(x: 0, y: 0, z: 0)
+  var chordSquaredLimit = 0.0
+  /// Circles: metres, and the Gaussian radius of curvature at the centre (as in `Circle`).
+  var radius = 0.0
+  var localRadius = 0.0
+  /// The position in the zone's `fences` (fences) or `geolines` (GEOLINEs): where a GEOLINE's
+  /// public value is.
+  var member: Int32 = 0
+
+  init() {}
+
+  /// The detail of the fence or GEOLINE at position `member` of its zone's fences or GEOLINEs;
+  /// `area` is nil for a GEOLINE.
+  init(area: Area?, member: Int32) {
     self.member = member
+    if case .circle(let circle) = area {
+      center = circle.centerECEF
+      chordSquaredLimit = circle.chordSquaredLimit
+      radius = circle.radius
+      localRadius = circle.localRadius
+    }
+  }
+
+  /// A circle's distance from its centre, exactly as `Circle.distanceFromCenter(_:)`.
+  @inline(__always)
+  func circleDistanceFromCenter(_ position: ECEFPosition) -> Double {
+    WGS84.arc(chord: center.chord(to: position), radius: localRadius)
   }
 }
 

@@ -153,13 +153,13 @@ extension ZoneEvaluator {
   /// polygons read the box alone.
   @inline(__always)
   func relation(ofFence slot: Int32, to box: BoundingBox, frame: inout Cell?) -> CellRelation {
-    let core = elementCores[Int(slot)]
-    switch core.kind {
+    switch elementCores[Int(slot)].kind {
     case .circle:
       let cell = frame ?? Cell(box)
       frame = cell
+      let detail = elementDetails[Int(slot)]
       return Circle.cellRelation(
-        centerECEF: core.center, chordSquaredLimit: core.chordSquaredLimit, cell: cell)
+        centerECEF: detail.center, chordSquaredLimit: detail.chordSquaredLimit, cell: cell)
     case .polygon:
       return polygonFences[Int(slot)]?.shape.relation(toCell: box) ?? .outside
     case .geoline, .vacant:

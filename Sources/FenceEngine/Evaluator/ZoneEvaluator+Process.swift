@@ -631,7 +631,8 @@ extension ZoneEvaluator {
       }
       let known = position ?? Position(coordinate)
       position = known
-      return core.center.chordSquared(to: known.ecef) <= core.chordSquaredLimit
+      let detail = elementDetails[Int(slot)]
+      return detail.center.chordSquared(to: known.ecef) <= detail.chordSquaredLimit
     case .polygon:
       if let test = core.polygonTest {
         return test.contains(latitude: coordinate.latitude, longitude: coordinate.longitude)
@@ -644,9 +645,10 @@ extension ZoneEvaluator {
 
   /// Metres from a position to the fence in `slot` (0 inside), as `Area.distance(from:)`.
   func fenceDistance(_ slot: Int32, from position: Position) -> Double {
-    let core = elementCores[Int(slot)]
-    switch core.kind {
-    case .circle: return max(0, core.circleDistanceFromCenter(position.ecef) - core.radius)
+    switch elementCores[Int(slot)].kind {
+    case .circle:
+      let detail = elementDetails[Int(slot)]
+      return max(0, detail.circleDistanceFromCenter(position.ecef) - detail.radius)
     case .polygon:
       guard let polygon = polygonFences[Int(slot)] else { return .infinity }
       return polygon.shape.distance(from: position)

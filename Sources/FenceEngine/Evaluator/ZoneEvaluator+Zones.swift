@@ -37,8 +37,9 @@ extension ZoneEvaluator {
   /// The shape of the fence in element slot `slot`.
   func fenceArea(at slot: Int32) -> Area {
     if let polygon = polygonFences[Int(slot)] { return .polygon(polygon.shape) }
-    let radius = elementCores[Int(slot)].radius
-    guard let circle = try? Circle(center: circleCenters[Int(slot)], radius: radius) else {
+    let radius = elementDetails[Int(slot)].radius
+    guard let circle = try? Circle(center: elementCores[Int(slot)].degreeTest.center, radius: radius)
+    else {
       preconditionFailure("Element slot \(slot) holds no fence (radius \(radius))")
     }
     return .circle(circle)
@@ -198,8 +199,8 @@ extension ZoneEvaluator {
     zoneSlots.reserveCapacity(growingTo: zoneSlots.count + zones.count)
     zoneCores.reserveCapacity(growingTo: zoneCores.count + zones.count)
     elementIDs.reserveCapacity(growingTo: elementIDs.count + elementCount)
-    circleCenters.reserveCapacity(growingTo: circleCenters.count + elementCount)
     elementCores.reserveCapacity(growingTo: elementCores.count + elementCount)
+    elementDetails.reserveCapacity(growingTo: elementDetails.count + elementCount)
     polygonFences.reserveCapacity(growingTo: polygonFences.count + elementCount)
     geolineShapes.reserveCapacity(growingTo: geolineShapes.count + elementCount)
   }
@@ -439,27 +440,24 @@ extension ZoneEvaluator {
     let nativePolygonTest = prepared.isEmpty
     for (index, fence) in zone.fences.enumerated() {
       let core = ElementCore(
-        fence: fence.area, zone: zoneSlot, member: Int32(index),
-        rank: rank.isEmpty ? 0 : rank[index], nativePolygonTest: nativePolygonTest)
+        fence: fence.area, zone: zoneSlot, rank: rank.isEmpty ? 0 : rank[index],
+        nativePolygonTest: nativePolygonTest)
       var polygon: PolygonFence?
-      var center = Coordinate(uncheckedLatitude: 0, longitude: 0)
-      switch fence.area {
-      case .polygon(let shape):
+      if case .polygon(let shape) = fence.area {
         polygon = PolygonFence(shape: shape, prepared: prepared.isEmpty ? nil : prepared[index])
-      case .circle(let circle):
-        center = circle.center
       }
       slots.append(
         place(
-          id: fence.id, core: core, polygon: polygon, geoline: nil, center: center,
-          name: fence.name, reusing: reusable.removeValue(forKey: fence.id), batch: &batch))
+          id: fence.id, core: core, detail: ElementDetail(area: fence.area, member: Int32(index)),
+          polygon: polygon, geoline: nil, name: fence.name,
+          reusing: reusable.removeValue(forKey: fence.id), batch: &batch))
     }
     for (index, geoline) in zone.geolines.enumerated() {
       slots.append(
         place(
-          id: geoline.id, core: ElementCore(geolineOf: zoneSlot, member: Int32(index)),
-          polygon: nil, geoline: GeolineShape(geoline),
-          center: Coordinate(uncheckedLatitude: 0, longitude: 0), name: nil,
+          id: geoline.id, core: ElementCore(geolineOf: zoneSlot),
+          detail: ElementDetail(area: nil, member: Int32(index)), polygon: nil,
+          geoline: GeolineShape(geoline), name: nil,
           reusing: reusable.removeValue(forKey: geoline.id), batch: &batch))
     }
     for (_, slot) in reusable { removeElement(slot: slot, batch: &batch) }
@@ -500,8 +498,8 @@ extension ZoneEvaluator {
   /// Puts an element into a slot (the slot of the same id when the zone is replaced); it enters
   /// its index when the change finishes.
   private mutating func place(
-    id: String, core: ElementCore, polygon: PolygonFence?, geoline: GeolineShape?,
-    center: Coordinate, name: String?, reusing slot: Int32?, batch: inout RemovalBatch
+    id: String, core: ElementCore, detail: ElementDetail, polygon: PolygonFence?,
+    geoline: GeolineShape?, name: String?, reusing slot: Int32?, batch: inout RemovalBatch
   ) -> Int32 {
     let target: Int32
     if let slot {
@@ -512,16 +510,16 @@ extension ZoneEvaluator {
       if Int(target) == elementIDs.count {
         elementIDs.append("")
         elementCores.append(ElementCore())
+        elementDetails.append(ElementDetail())
         polygonFences.append(nil)
         geolineShapes.append(nil)
-        circleCenters.append(center)
       }
     }
     elementIDs[Int(target)] = id
     elementCores[Int(target)] = core
+    elementDetails[Int(target)] = detail
     polygonFences[Int(target)] = polygon
     geolineShapes[Int(target)] = geoline
-    circleCenters[Int(target)] = center
     if name != nil || !fenceNames.isEmpty { fenceNames[target] = name }
     fileElement(id: id, slot: target)
     batch.placed.append(target)
@@ -529,12 +527,13 @@ extension ZoneEvaluator {
   }
 
   /// The bounding box of the live element in `slot`: a GEOLINE's from its public value in its
-  /// zone (`ElementCore.member`), a fence's from its shape; read when the element is indexed,
+  /// zone (`ElementDetail.member`), a fence's from its shape; read when the element is indexed,
   /// never per fix.
   func elementBox(_ slot: Int32) -> BoundingBox {
-    let (kind, zone, member) = elementCores.withUnsafeBufferPointer {
-      ($0[Int(slot)].kind, Int($0[Int(slot)].zone), Int($0[Int(slot)].member))
+    let (kind, zone) = elementCores.withUnsafeBufferPointer {
+      ($0[Int(slot)].kind, Int($0[Int(slot)].zone))
     }
+    let member = Int(elementDetails[Int(slot)].member)
     // Read in place: binding the zone copied the whole value (and retained its arrays) once
     // per element, a sixth of a million-circle load's indexing.
     let box = zoneSlots.withUnsafeBufferPointer { slots -> BoundingBox? in
@@ -546,7 +545,8 @@ extension ZoneEvaluator {
         return slots[zone] == nil
           ? nil
           : Circle.boundingBox(
-            center: circleCenters[Int(slot)], radius: elementCores[Int(slot)].radius)
+            center: elementCores[Int(slot)].degreeTest.center,
+            radius: elementDetails[Int(slot)].radius)
       }
     }
     guard let box else { preconditionFailure("No live element in slot \(slot)") }
@@ -622,6 +622,7 @@ extension ZoneEvaluator {
     unfileElement(id: id, slot: slot)
     elementIDs[Int(slot)] = ""
     elementCores[Int(slot)] = ElementCore()
+    elementDetails[Int(slot)] = ElementDetail()
     polygonFences[Int(slot)] = nil
     geolineShapes[Int(slot)] = nil
     if !fenceNames.isEmpty { fenceNames[slot] = nil }

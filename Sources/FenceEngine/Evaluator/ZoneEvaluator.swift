@@ -42,23 +42,24 @@ public struct ZoneEvaluator {
   var freeZoneSlots: [Int32] = []
   /// Per element slot, the fence's or GEOLINE's id ("" for a free slot). The element tables
   /// below are indexed by the same slots and change together. A GEOLINE's public value stays
-  /// in its zone's (`ElementCore.member`); a fence's is rebuilt from these tables.
+  /// in its zone's (`ElementDetail.member`); a fence's is rebuilt from these tables.
   var elementIDs: [String] = []
   var elementSlotByID = IDSlotTable()
   var freeElementSlots: [Int32] = []
   /// Per element slot, what the per-fix tests read.
   var elementCores: [ElementCore] = []
+  /// Per element slot, what they read now and then (a circle's exact test, distances).
+  var elementDetails: [ElementDetail] = []
   /// Per zone slot, the rules as the per-fix step reads them (kept in step with `zoneSlots`).
   var zoneCores: [ZoneCore] = []
   /// Per element slot, a polygon fence's shape.
   var polygonFences: [PolygonFence?] = []
   /// Per element slot, a GEOLINE's line.
   var geolineShapes: [GeolineShape?] = []
-  /// Per element slot, a circle fence's centre (unused for other slots), and the names of the
-  /// fences that have one: with the tables above they give back each zone's fences
+  /// The names of the fences that have one: with the tables above (a circle's centre is in its
+  /// core's ``CircleDegreeTest``, its radius in its detail) they give back each zone's fences
   /// (``fence(at:)``), which the zone table does not keep (a million one-fence arrays held 136
   /// bytes each).
-  var circleCenters: [Coordinate] = []
   var fenceNames: [Int32: String] = [:]
   var fenceIndex = RTree()
   var geolineIndex = RTree()

@@ -163,8 +163,8 @@ extension ZoneEvaluator {
           }
         } else {
           hash.combine(UInt64(1))
-          hash.combine(circleCenters[Int(fence)])
-          hash.combine(elementCores[Int(fence)].radius)
+          hash.combine(elementCores[Int(fence)].degreeTest.center)
+          hash.combine(elementDetails[Int(fence)].radius)
         }
       }
       hash.combine(UInt64(zone.geolines.count))
