@@ -204,6 +204,10 @@ enum ZoneSetCoding {
       }
     }
     let geolineCount = try reader.count(stride: 3)
+    // Gathered first: a zone keeps its GEOLINEs in an immutable box, which each append to the
+    // zone's own array would copy.
+    var geolines: [Geoline] = []
+    geolines.reserveCapacity(geolineCount)
     for _ in 0..<geolineCount {
       let geolineID = try reader.string()
       let geolineName = try readName(&reader)
@@ -216,12 +220,13 @@ enum ZoneSetCoding {
       }
       let vertices = try readCoordinates(&reader)
       do {
-        recipe.zone.geolines.append(
+        geolines.append(
           Geoline(id: geolineID, name: geolineName, line: try Polyline(vertices), direction: direction))
       } catch {
         throw PayloadError(offset: reader.offset, "zone \(id) GEOLINE \(geolineID): \(error)")
       }
     }
+    if !geolines.isEmpty { recipe.zone.geolines = geolines }
     return recipe
   }
 

@@ -35,10 +35,10 @@ extension ZoneLoading {
       loading.tape = try JSONReader.tape(UnsafeBufferPointer(rebasing: document[features[index]]))
       try loading.loadFeature(0, index: index)
     }
-    loading.reserveCapacity(features: features.count)
     if features.count < parallelFeatureThreshold
       || !loading.loadFeaturesInParallel(count: features.count, load: load)
     {
+      loading.reserveCapacity(features: features.count)
       do {
         for index in features.indices { try load(&loading, index) }
       } catch {

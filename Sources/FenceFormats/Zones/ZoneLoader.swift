@@ -185,9 +185,14 @@ struct ZoneLoading {
   /// Most files hold one zone per feature: the tables grow once, not by doubling through the
   /// load.
   mutating func reserveCapacity(features count: Int) {
-    drafts.reserveCapacity(count)
-    draftIndex.reserveCapacity(count)
-    fenceOwners.reserveCapacity(count)
+    reserveCapacity(zones: count, fences: count)
+  }
+
+  /// Room for `zones` zones and `fences` fence and GEOLINE ids.
+  mutating func reserveCapacity(zones: Int, fences: Int) {
+    drafts.reserveCapacity(zones)
+    draftIndex.reserveCapacity(zones)
+    fenceOwners.reserveCapacity(fences)
   }
 
   /// After the features: the top-level `zones` member, then the zones, in order of first
