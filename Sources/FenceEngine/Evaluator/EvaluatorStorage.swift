@@ -33,6 +33,32 @@ struct ElementSlots {
     }
   }
 
+  /// `count` consecutive slots from `first`, of which the first `fences` are fence slots (no
+  /// array made for a zone of one element).
+  init(first: Int32, count: Int, fences: Int) {
+    if count == 1 {
+      storage = fences == 1 ? .fence(first) : .geoline(first)
+    } else {
+      storage = .many((0..<Int32(count)).map { first + $0 }, fences: fences)
+    }
+  }
+
+  /// How many slots: fences and GEOLINEs.
+  var count: Int {
+    switch storage {
+    case .fence, .geoline: 1
+    case .many(let slots, _): slots.count
+    }
+  }
+
+  /// The first slot.
+  var first: Int32? {
+    switch storage {
+    case .fence(let slot), .geoline(let slot): slot
+    case .many(let slots, _): slots.first
+    }
+  }
+
   /// Calls `body` with each slot, fences first.
   @inline(__always)
   func forEach(_ body: (Int32) throws -> Void) rethrows {

@@ -87,7 +87,7 @@ extension ZoneEvaluator {
   // since a closure reading the evaluator would overlap the change's access to it.
 
   /// Files zone `id` under `slot` (whose zone must already be in place), or moves it there.
-  private mutating func fileZone(id: String, slot: Int32) {
+  mutating func fileZone(id: String, slot: Int32) {
     let slots = zoneSlots
     zoneSlotByID.set(id, slot: slot) { s in slots.withUnsafeBufferPointer { Self.zoneID(s, in: $0) } }
   }
@@ -99,7 +99,7 @@ extension ZoneEvaluator {
   }
 
   /// Files element `id` under `slot` (whose id must already be in `elementIDs`).
-  private mutating func fileElement(id: String, slot: Int32) {
+  mutating func fileElement(id: String, slot: Int32) {
     let ids = elementIDs
     elementSlotByID.set(id, slot: slot) { ids[Int($0)] }
   }
@@ -148,11 +148,21 @@ extension ZoneEvaluator {
   ///   zone is then moved out of it rather than copied, its fence array freed as it is applied,
   ///   and the array goes before the index is packed.
   public mutating func add(_ zones: consuming [Zone]) throws {
+    try add(zones, fileOrderAllowed: true)
+  }
+
+  /// ``add(_:)-([Zone])``, choosing whether a first large load may be applied in file order
+  /// (tests compare both ways).
+  mutating func add(_ zones: consuming [Zone], fileOrderAllowed: Bool) throws {
     let prepared = try validate(zones, replacingEverything: false)
     reserveCapacity(adding: zones)
     var batch = RemovalBatch()
     let order = Self.spatialOrder(of: zones)
-    applyMoving(&zones, in: order, prepared: prepared, batch: &batch)
+    if fileOrderAllowed, canApplyInFileOrder(zones) {
+      applyInFileOrder(&zones, slotOrder: order, prepared: prepared, batch: &batch)
+    } else {
+      applyMoving(&zones, in: order, prepared: prepared, batch: &batch)
+    }
     // The zones were moved out (empty zones in their places); the array goes before the index
     // is packed, when a caller handed it over (`add(consume zones)`).
     _ = consume zones
@@ -382,7 +392,7 @@ extension ZoneEvaluator {
   /// Applies `zones` in `order`, moving each out of the array (an empty zone takes its place)
   /// rather than copying it: a copy retains and later releases every string and array of a
   /// million zones, each a cache miss.
-  private mutating func applyMoving(
+  mutating func applyMoving(
     _ zones: inout [Zone], in order: [Int], prepared: [[PreparedShape?]],
     batch: inout RemovalBatch
   ) {
@@ -399,8 +409,13 @@ extension ZoneEvaluator {
 
   /// Puts a validated zone in place; `prepared` holds its prepared polygons by fence index
   /// (GEOS backend) or is empty.
+  ///
+  /// Without `filing` (``applyInFileOrder(_:slotOrder:prepared:batch:)``), the zone is new
+  /// (its id is not looked up) and neither it nor its elements go into the id tables or the
+  /// batch's placed elements: the caller does that.
   mutating func apply(
-    _ zone: consuming Zone, prepared: [PreparedShape?], batch: inout RemovalBatch
+    _ zone: consuming Zone, prepared: [PreparedShape?], batch: inout RemovalBatch,
+    filing: Bool = true
   ) {
     if geosContext == nil, let context = prepared.lazy.compactMap({ $0?.context }).first {
       geosContext = context
@@ -410,7 +425,7 @@ extension ZoneEvaluator {
     var reusable: [String: Int32] = [:]
     // The zone's slot: the loaded zone's with this id, or a new one (filed in the id table
     // once the zone is in place, since the table reads ids from the zone table).
-    let mapped = self.zoneSlot(id: zone.id)
+    let mapped = filing ? self.zoneSlot(id: zone.id) : nil
     if let existing = mapped, let old = zoneSlots[Int(existing)] {
       zoneSlot = existing
       addedSequence = zoneCores[Int(existing)].addedSequence
@@ -450,7 +465,7 @@ extension ZoneEvaluator {
         place(
           id: fence.id, core: core, detail: ElementDetail(area: fence.area, member: Int32(index)),
           polygon: polygon, geoline: nil, name: fence.name,
-          reusing: reusable.removeValue(forKey: fence.id), batch: &batch))
+          reusing: reusable.removeValue(forKey: fence.id), filing: filing, batch: &batch))
     }
     for (index, geoline) in zone.geolines.enumerated() {
       slots.append(
@@ -458,7 +473,7 @@ extension ZoneEvaluator {
           id: geoline.id, core: ElementCore(geolineOf: zoneSlot),
           detail: ElementDetail(area: nil, member: Int32(index)), polygon: nil,
           geoline: GeolineShape(geoline), name: nil,
-          reusing: reusable.removeValue(forKey: geoline.id), batch: &batch))
+          reusing: reusable.removeValue(forKey: geoline.id), filing: filing, batch: &batch))
     }
     for (_, slot) in reusable { removeElement(slot: slot, batch: &batch) }
     // What is needed of the replaced zone, read in place (a copy of it retained its arrays).
@@ -485,7 +500,7 @@ extension ZoneEvaluator {
     }
     let wasConditioned = zoneCores[Int(zoneSlot)].gate.contains(.conditioned) && replaces
     zoneCores[Int(zoneSlot)] = ZoneCore(rules, addedSequence: addedSequence)
-    if mapped != zoneSlot { fileZone(id: id, slot: zoneSlot) }
+    if filing, mapped != zoneSlot { fileZone(id: id, slot: zoneSlot) }
     applyRulesV2(
       rules, zone: zoneSlot, replaces: replaces, wasConditioned: wasConditioned)
     if replaces, previousExitOnRemove { batch.replacedExiting.append(zoneSlot) }
@@ -496,10 +511,12 @@ extension ZoneEvaluator {
   }
 
   /// Puts an element into a slot (the slot of the same id when the zone is replaced); it enters
-  /// its index when the change finishes.
+  /// its index when the change finishes. Without `filing`, it is neither filed in the id table
+  /// nor noted as placed.
   private mutating func place(
     id: String, core: ElementCore, detail: ElementDetail, polygon: PolygonFence?,
-    geoline: GeolineShape?, name: String?, reusing slot: Int32?, batch: inout RemovalBatch
+    geoline: GeolineShape?, name: String?, reusing slot: Int32?, filing: Bool,
+    batch: inout RemovalBatch
   ) -> Int32 {
     let target: Int32
     if let slot {
@@ -521,8 +538,10 @@ extension ZoneEvaluator {
     polygonFences[Int(target)] = polygon
     geolineShapes[Int(target)] = geoline
     if name != nil || !fenceNames.isEmpty { fenceNames[target] = name }
-    fileElement(id: id, slot: target)
-    batch.placed.append(target)
+    if filing {
+      fileElement(id: id, slot: target)
+      batch.placed.append(target)
+    }
     return target
   }
 

@@ -1,0 +1,146 @@
+import CMemoryHints
+import FenceGEOS
+
+/// A first large load applied in the order of the array it came in, then put in spatial order
+/// (Docs/Decisions/0012).
+///
+/// Zones are applied one by one, each moved out of the caller's array and its fence array
+/// freed as it is applied. In spatial order those frees land all over the heap the parser
+/// filled in file order, so almost no page comes free before the end: a million circles held
+/// about 160 MB of freed fence arrays beside the growing tables at the load's peak. In the
+/// array's own order (the order the parser allocated them in) the frees empty whole pages one
+/// after another, and the allocator is asked every ``releaseInterval`` zones to give them back.
+///
+/// The tables are then permuted in place into the slots that applying in spatial order gives
+/// (slot numbers near in space are near in memory: cold evaluation at a million circles was
+/// about a tenth slower without), the addition sequence numbers set as that order gives them,
+/// and the id tables filed in that order. So the evaluator's state is exactly the one applying
+/// in spatial order gives.
+extension ZoneEvaluator {
+  /// Zones applied between two requests to give freed pages back.
+  static let releaseInterval = 1 << 16
+
+  /// Whether `zones` may be applied in their own order: a load of many zones into an evaluator
+  /// without zones or free slots (so every zone is new and slots are handed out in sequence),
+  /// none with rules v2 (their tables are keyed by zone slot, which the permutation would have
+  /// to follow).
+  func canApplyInFileOrder(_ zones: [Zone]) -> Bool {
+    guard zones.count >= Self.spatialOrderThreshold, zoneSlots.isEmpty, elementIDs.isEmpty
+    else { return false }
+    return zones.withUnsafeBufferPointer { zones in
+      zones.allSatisfy { zone in
+        let rules = zone.rules
+        return rules.conditions == nil && rules.schedule == nil && !rules.hasLifetime
+          && rules.roam == nil
+      }
+    }
+  }
+
+  /// Applies `zones` in array order, empties the array, then moves each zone and element to the
+  /// slot that applying them in `order` (their spatial order) gives, and files them in the id
+  /// tables in that order.
+  ///
+  /// - Precondition: ``canApplyInFileOrder(_:)``.
+  mutating func applyInFileOrder(
+    _ zones: inout [Zone], slotOrder order: [Int], prepared: [[PreparedShape?]],
+    batch: inout RemovalBatch
+  ) {
+    let count = zones.count
+    let firstSequence = addSequence
+    let placeholder = Zone(id: "")
+    zones.withUnsafeMutableBufferPointer { zones in
+      guard let base = zones.baseAddress else { return }
+      for index in 0..<count {
+        let zone = (base + index).move()
+        (base + index).initialize(to: placeholder)
+        apply(
+          zone, prepared: prepared.isEmpty ? [] : prepared[index], batch: &batch, filing: false)
+        if index % Self.releaseInterval == Self.releaseInterval - 1 {
+          fencekit_release_free_memory()
+        }
+      }
+    }
+    zones = []
+    fencekit_release_free_memory()
+
+    // Zone `index` is in slot `index`, its elements after those of the zones before it. In
+    // spatial order, zone `order[rank]` goes to slot `rank`, its elements after those of the
+    // zones before it in that order.
+    var firstElement = [Int32](repeating: 0, count: count)
+    var elementCount: Int32 = 0
+    for index in 0..<count {
+      firstElement[index] = elementCount
+      elementCount += Int32(zoneSlots[index]?.slots.count ?? 0)
+    }
+    var zoneRank = [Int32](repeating: 0, count: count)
+    var elementSource = [Int](repeating: 0, count: Int(elementCount))
+    var next = 0
+    for (rank, index) in order.enumerated() {
+      zoneRank[index] = Int32(rank)
+      let elements = zoneSlots[index]?.slots.count ?? 0
+      for member in 0..<elements {
+        elementSource[next] = Int(firstElement[index]) + member
+        next += 1
+      }
+    }
+
+    Self.permute(&zoneSlots, takingFrom: order)
+    Self.permute(&zoneCores, takingFrom: order)
+    Self.permute(&elementIDs, takingFrom: elementSource)
+    Self.permute(&elementCores, takingFrom: elementSource)
+    Self.permute(&elementDetails, takingFrom: elementSource)
+    Self.permute(&polygonFences, takingFrom: elementSource)
+    Self.permute(&geolineShapes, takingFrom: elementSource)
+    if !fenceNames.isEmpty {
+      var newSlot = [Int32](repeating: 0, count: elementSource.count)
+      for (slot, source) in elementSource.enumerated() { newSlot[source] = Int32(slot) }
+      fenceNames = Dictionary(
+        uniqueKeysWithValues: fenceNames.map { (newSlot[Int($0.key)], $0.value) })
+    }
+
+    // References between the tables, and the sequence numbers, as the spatial order gives them;
+    // then the id tables (and the placed elements) in that order.
+    elementCores.withUnsafeMutableBufferPointer { cores in
+      for slot in cores.indices where cores[slot].zone >= 0 {
+        cores[slot].zone = zoneRank[Int(cores[slot].zone)]
+      }
+    }
+    batch.placed.reserveCapacity(batch.placed.count + elementSource.count)
+    var nextElement: Int32 = 0
+    for zone in 0..<count {
+      guard var compiled = zoneSlots[zone] else { continue }
+      let elements = compiled.slots.count
+      compiled.slots = ElementSlots(
+        first: nextElement, count: elements, fences: compiled.slots.fenceCount)
+      zoneSlots[zone] = compiled
+      zoneCores[zone].addedSequence = firstSequence + UInt64(zone) + 1
+      compiled.slots.forEach { slot in
+        fileElement(id: elementIDs[Int(slot)], slot: slot)
+        batch.placed.append(slot)
+      }
+      fileZone(id: compiled.id, slot: Int32(zone))
+      nextElement += Int32(elements)
+    }
+    precondition(addSequence == firstSequence + UInt64(count), "one sequence number per zone")
+  }
+
+  /// Reorders `table` in place so that its value at `i` is the one that was at `source[i]`
+  /// (`source` a permutation of its indices), by swaps along the permutation's cycles: no copy
+  /// of the table, nothing retained.
+  static func permute<Value>(_ table: inout [Value], takingFrom source: [Int]) {
+    precondition(table.count == source.count, "one source per value")
+    var done = [Bool](repeating: false, count: source.count)
+    table.withUnsafeMutableBufferPointer { table in
+      for start in source.indices where !done[start] {
+        var slot = start
+        while true {
+          done[slot] = true
+          let from = source[slot]
+          if from == start { break }
+          table.swapAt(slot, from)
+          slot = from
+        }
+      }
+    }
+  }
+}
