@@ -85,7 +85,7 @@ import Testing
   @Test func permutingTakesEachValueFromItsSource() {
     var table = ["a", "b", "c", "d", "e", "f"]
     // Two cycles (0 ← 2 ← 4 ← 0 and 1 ← 5 ← 1) and a fixed point (3).
-    ZoneEvaluator.permute(&table, takingFrom: [2, 5, 4, 3, 0, 1])
+    ZoneEvaluator.permute(&table, takingFrom: [2, 5, 4, 3, 0, 1], leaving: "")
     #expect(table == ["c", "f", "e", "d", "a", "b"])
   }
 
