@@ -1,3 +1,4 @@
+import CMemoryHints
 import FenceGEOS
 import FenceGeometry
 import FenceIndex
@@ -583,6 +584,9 @@ extension ZoneEvaluator {
     if fences > 0 {
       if fences > Self.bulkThreshold(fenceIndex.count) {
         fenceIndex = RTree(liveItems(where: { $0 != .geoline && $0 != .vacant }))
+        // The packing's scratch tables (items, keys, sorted copies) are freed; those under
+        // glibc's mmap threshold (up to 32 MB) would otherwise stay resident.
+        fencekit_release_free_memory()
       } else {
         for slot in placed {
           let kind = elementCores[Int(slot)].kind
