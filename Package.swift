@@ -40,8 +40,9 @@ let package = Package(
     /// zlib from the system, for `.gz` inputs (`apt-get install zlib1g-dev`).
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
-    /// Cache hints (`__builtin_prefetch`) Swift cannot express, as inline C: the batch
-    /// evaluator asks for a later fix's tables while it works on the current one.
+    /// Cache and allocator hints Swift cannot express, as inline C: the batch evaluator asks
+    /// for a later fix's tables while it works on the current one (`__builtin_prefetch`); a
+    /// large load gives freed pages back as it goes (`malloc_trim`, glibc).
     .target(name: "CMemoryHints"),
 
     // MARK: - Library, bottom layer first
