@@ -1,12 +1,14 @@
 /// The edges of one polygon, or of every part of a multipolygon, bucketed into horizontal
 /// stripes for the point-in-polygon test: a query reads only the edges filed in its stripe.
 ///
-/// Stripe `s` holds copies of the edges whose latitude range overlaps it, stored one after the
-/// other (`x0, y0, x1, y1` per entry) in `entries[4 * offsets[s] ..< 4 * offsets[s + 1]]`, so a
-/// query reads one contiguous run of memory with no indirection. This is the "y-stripes" idea of
-/// tidwall/tg, written for this project.
+/// Stripe `s` holds the numbers of the edges whose latitude range overlaps it, one after the
+/// other in `edgeNumbers[offsets[s] ..< offsets[s + 1]]`; the edges themselves (`x0, y0, x1,
+/// y1` each) are kept once, in `edges`. A stripe's edges are mostly runs of neighbours along a
+/// ring, so reading them through their numbers stays close in memory. This is the "y-stripes"
+/// idea of tidwall/tg, written for this project. (The entries were copies of the edges, 32
+/// bytes each and up to four per edge: most of the memory of large polygons.)
 ///
-/// Every entry carries a *colour* (0 to 63): the crossing parity is kept per colour, and a
+/// Every edge carries a *colour* (0 to 63): the crossing parity is kept per colour, and a
 /// point is covered when any colour's parity is odd. One polygon, or the parts of a valid
 /// multipolygon, need a single colour; parts whose bounding boxes overlap get different colours
 /// (see ``colouring(of:)``), so that parts which overlap (an invalid multipolygon that was
@@ -23,11 +25,15 @@ final class StripeIndex: Sendable {
   let stripeCount: Int
   /// Stripes per degree of latitude (0 when there is a single stripe).
   let stripeScale: Double
-  /// `stripeCount + 1` offsets into the entries (in entries, not doubles).
+  /// `stripeCount + 1` offsets into the entries.
   let offsets: ContiguousArray<Int32>
-  /// `x0, y0, x1, y1` per entry, stripe after stripe.
-  let entries: ContiguousArray<Double>
-  /// The colour of each entry (a bit number of the parity word); may be longer than the entries
+  /// `x0, y0, x1, y1` per edge: one part's own edges (shared with its ``EdgeIndex``), or every
+  /// part's, one part after the other.
+  let edges: ContiguousArray<Double>
+  /// The entries: per stripe, the numbers of its edges in `edges`. Empty when one stripe holds
+  /// every edge of one part: entry `k` is then edge `k`.
+  let edgeNumbers: ContiguousArray<UInt32>
+  /// The colour of each edge (a bit number of the parity word); may be longer than the edges
   /// (``zeroColours``).
   let colours: ContiguousArray<UInt8>
   /// The colour of each part, in the order the parts were given.
@@ -92,49 +98,55 @@ final class StripeIndex: Sendable {
         min(y0, y1), minY: minY, scale: scale, count: stripes)...StripeIndex.stripe(
           max(y0, y1), minY: minY, scale: scale, count: stripes)
     }
-    // One stripe over one part holds that part's edges in their order: the entries share the
-    // edge index's buffer, and one colour 0 shares a buffer of zeros (most small polygons: 600
-    // bytes of a 16-vertex polygon's 2.4 kilobytes).
-    if stripes == 1, parts.count == 1 {
-      let total = parts[0].edgeCount
-      precondition(total < Int(Int32.max), "too many stripe entries")
-      offsets = [0, Int32(total)]
-      entries = parts[0].edges
+    // The edges and their colours: one part's are its own buffer (and one colour 0 shares a
+    // buffer of zeros: most small polygons), several parts' are joined.
+    if parts.count == 1 {
+      let count = parts[0].edgeCount
+      edges = parts[0].edges
       colours =
-        partColours[0] == 0 && total <= StripeIndex.zeroColours.count
+        partColours[0] == 0 && count <= StripeIndex.zeroColours.count
         ? StripeIndex.zeroColours
-        : ContiguousArray(repeating: partColours[0], count: total)
+        : ContiguousArray(repeating: partColours[0], count: count)
+    } else {
+      var joined = ContiguousArray<Double>()
+      joined.reserveCapacity(4 * edgeCount)
+      var edgeColours = ContiguousArray<UInt8>()
+      edgeColours.reserveCapacity(edgeCount)
+      for (part, colour) in zip(parts, partColours) {
+        joined.append(contentsOf: part.edges)
+        edgeColours.append(contentsOf: repeatElement(colour, count: part.edgeCount))
+      }
+      edges = joined
+      colours = edgeColours
+    }
+    precondition(edgeCount < Int(UInt32.max), "too many edges")
+    // One stripe over one part: its entries are its edges in their order, no numbers needed.
+    if stripes == 1, parts.count == 1 {
+      offsets = [0, Int32(edgeCount)]
+      edgeNumbers = []
       return
     }
     var counts = ContiguousArray<Int>(repeating: 0, count: stripes + 1)
-    for part in parts {
-      part.edges.withUnsafeBufferPointer { e in
-        for i in stride(from: 0, to: e.count, by: 4) {
-          for s in stripeRange(e[i + 1], e[i + 3]) { counts[s + 1] += 1 }
-        }
+    edges.withUnsafeBufferPointer { e in
+      for i in stride(from: 0, to: e.count, by: 4) {
+        for s in stripeRange(e[i + 1], e[i + 3]) { counts[s + 1] += 1 }
       }
     }
     for s in 0..<stripes { counts[s + 1] += counts[s] }
     let total = counts[stripes]
     precondition(total < Int(Int32.max), "too many stripe entries")
     var next = counts
-    var entries = ContiguousArray<Double>(repeating: 0, count: 4 * total)
-    var colours = ContiguousArray<UInt8>(repeating: 0, count: total)
-    for (part, colour) in zip(parts, partColours) {
-      part.edges.withUnsafeBufferPointer { e in
-        for i in stride(from: 0, to: e.count, by: 4) {
-          for s in stripeRange(e[i + 1], e[i + 3]) {
-            let k = next[s]
-            next[s] += 1
-            for j in 0..<4 { entries[4 * k + j] = e[i + j] }
-            colours[k] = colour
-          }
+    var numbers = ContiguousArray<UInt32>(repeating: 0, count: total)
+    edges.withUnsafeBufferPointer { e in
+      for i in stride(from: 0, to: e.count, by: 4) {
+        for s in stripeRange(e[i + 1], e[i + 3]) {
+          numbers[next[s]] = UInt32(i / 4)
+          next[s] += 1
         }
       }
     }
     self.offsets = ContiguousArray(counts.lazy.map { Int32($0) })
-    self.entries = entries
-    self.colours = colours
+    self.edgeNumbers = numbers
   }
 
   /// The stripe holding a latitude; latitudes outside the extent give the nearest end stripe.
@@ -206,33 +218,48 @@ final class StripeIndex: Sendable {
     guard y >= minY, y <= maxY, x >= minX, x <= maxX else { return 0 }
     let s = StripeIndex.stripe(y, minY: minY, scale: stripeScale, count: stripeCount)
     return offsets.withUnsafeBufferPointer { o in
-      entries.withUnsafeBufferPointer { e in
+      edges.withUnsafeBufferPointer { e in
         colours.withUnsafeBufferPointer { c in
-          var parity: UInt64 = 0
-          var k = Int(o[s])
-          let end = Int(o[s + 1])
-          while k < end {
-            defer { k += 1 }
-            let i = 4 * k
-            let ay = e[i + 1]
-            let by = e[i + 3]
-            if (ay > y && by > y) || (ay < y && by < y) { continue }
-            let ax = e[i]
-            let bx = e[i + 2]
-            if x > ax && x > bx { continue }
-            let crosses = (ay > y) != (by > y)
-            if x < ax && x < bx {
-              if crosses { parity ^= 1 << UInt64(c[k]) }
-              continue
+          edgeNumbers.withUnsafeBufferPointer { n in
+            let entries = Int(o[s])..<Int(o[s + 1])
+            if n.isEmpty {
+              return Self.crossingParities(x: x, y: y, edges: e, colours: c, entries: entries) { $0 }
             }
-            let turn = Orientation.determinant(ax: ax, ay: ay, bx: bx, by: by, cx: x, cy: y)
-            if turn == 0 { return nil }  // collinear and inside the edge's box: on the edge
-            // Upward edge: its crossing is right of the point when the point is on its left.
-            if crosses && (by > ay) == (turn > 0) { parity ^= 1 << UInt64(c[k]) }
+            return Self.crossingParities(x: x, y: y, edges: e, colours: c, entries: entries) {
+              Int(n[$0])
+            }
           }
-          return parity
         }
       }
     }
+  }
+
+  /// ``crossingParities(x:y:)`` over the entries given, `edge` giving each entry's edge.
+  @inline(__always)
+  private static func crossingParities(
+    x: Double, y: Double, edges e: UnsafeBufferPointer<Double>,
+    colours c: UnsafeBufferPointer<UInt8>, entries: Range<Int>, edge: (Int) -> Int
+  ) -> UInt64? {
+    var parity: UInt64 = 0
+    for k in entries {
+      let number = edge(k)
+      let i = 4 * number
+      let ay = e[i + 1]
+      let by = e[i + 3]
+      if (ay > y && by > y) || (ay < y && by < y) { continue }
+      let ax = e[i]
+      let bx = e[i + 2]
+      if x > ax && x > bx { continue }
+      let crosses = (ay > y) != (by > y)
+      if x < ax && x < bx {
+        if crosses { parity ^= 1 << UInt64(c[number]) }
+        continue
+      }
+      let turn = Orientation.determinant(ax: ax, ay: ay, bx: bx, by: by, cx: x, cy: y)
+      if turn == 0 { return nil }  // collinear and inside the edge's box: on the edge
+      // Upward edge: its crossing is right of the point when the point is on its left.
+      if crosses && (by > ay) == (turn > 0) { parity ^= 1 << UInt64(c[number]) }
+    }
+    return parity
   }
 }

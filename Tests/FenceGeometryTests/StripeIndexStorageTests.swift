@@ -1,0 +1,60 @@
+import FenceTestSupport
+import Testing
+
+@testable import FenceGeometry
+
+/// A stripe index keeps each edge once and files edge numbers (4 bytes) per stripe, not copies
+/// of the edges (32 bytes): large polygons held most of their memory in those copies.
+@Suite struct StripeIndexStorageTests {
+  @Test func largePolygonsFileEdgeNumbers() throws {
+    var generator = SeededGenerator(seed: 5)
+    let star = try starPolygon(
+      count: 1_000, longitude: -74, latitude: 40.7, radius: 0.5, jagged: true,
+      generator: &generator)
+    let stripes = star.stripes
+    let edgeCount = star.index.edgeCount
+    #expect(edgeCount == 1_000)
+    // The edges once (those of the polygon's edge index), the numbers per stripe.
+    #expect(stripes.edges.count == 4 * edgeCount)
+    #expect(stripes.edges == star.index.edges)
+    #expect(stripes.stripeCount > 1)
+    #expect(stripes.edgeNumbers.count == Int(stripes.offsets[stripes.stripeCount]))
+    #expect(stripes.edgeNumbers.count >= edgeCount)
+    // Each edge appears in the stripes of its latitude range, in edge order within a stripe.
+    for s in 0..<stripes.stripeCount {
+      let numbers = stripes.edgeNumbers[Int(stripes.offsets[s])..<Int(stripes.offsets[s + 1])]
+      #expect(zip(numbers, numbers.dropFirst()).allSatisfy { $0 < $1 })
+    }
+  }
+
+  /// One stripe over one part needs no numbers: entry k is edge k.
+  @Test func smallPolygonsNeedNoNumbers() throws {
+    var generator = SeededGenerator(seed: 6)
+    let star = try starPolygon(
+      count: 16, longitude: -74, latitude: 40.7, radius: 0.01, jagged: false,
+      generator: &generator)
+    #expect(star.stripes.stripeCount == 1)
+    #expect(star.stripes.edgeNumbers.isEmpty)
+    #expect(star.stripes.offsets == [0, 16])
+  }
+
+  /// Several parts: their edges joined, part after part, each with its part's colour.
+  @Test func multipolygonsJoinTheirPartsEdges() throws {
+    var generator = SeededGenerator(seed: 7)
+    let west = try starPolygon(
+      count: 100, longitude: -74.5, latitude: 40.7, radius: 0.2, jagged: false,
+      generator: &generator)
+    let east = try starPolygon(
+      count: 200, longitude: -73.5, latitude: 40.7, radius: 0.2, jagged: false,
+      generator: &generator)
+    let both = try MultiPolygon([west, east])
+    let stripes = try #require(both.stripes)
+    #expect(stripes.edges.count == 4 * 300)
+    #expect(Array(stripes.edges.prefix(400)) == Array(west.index.edges))
+    #expect(Array(stripes.edges.suffix(800)) == Array(east.index.edges))
+    #expect(stripes.colours.count == 300)
+    #expect(both.contains(latitude: 40.7, longitude: -74.5))
+    #expect(both.contains(latitude: 40.7, longitude: -73.5))
+    #expect(!both.contains(latitude: 40.7, longitude: -74.0))
+  }
+}
