@@ -1,19 +1,9 @@
+import FenceGeometry
+
 extension PackedTree {
   /// The number of nodes on `level` (entries on level 0).
   func nodeCount(onLevel level: Int) -> Int {
     level <= 1 ? levelEnds[level] : levelEnds[level] - levelEnds[level - 1]
-  }
-
-  /// The largest `Float` not above `value`.
-  static func floatDown(_ value: Double) -> Float {
-    let f = Float(value)
-    return Double(f) > value ? f.nextDown : f
-  }
-
-  /// The smallest `Float` not below `value`.
-  static func floatUp(_ value: Double) -> Float {
-    let f = Float(value)
-    return Double(f) < value ? f.nextUp : f
   }
 
   /// Fills ``laneBoxes`` and ``laneLevelStarts`` from the `Double` boxes: O(*n*).
@@ -41,10 +31,10 @@ extension PackedTree {
               let index = group * nodeSize + lane
               if lane < nodeSize && index < count {
                 let b = 4 * (firstNode + index)
-                target[start + lane] = Self.floatDown(source[b])
-                target[start + lanes + lane] = Self.floatDown(source[b + 1])
-                target[start + 2 * lanes + lane] = Self.floatUp(source[b + 2])
-                target[start + 3 * lanes + lane] = Self.floatUp(source[b + 3])
+                target[start + lane] = Float(roundingDown: source[b])
+                target[start + lanes + lane] = Float(roundingDown: source[b + 1])
+                target[start + 2 * lanes + lane] = Float(roundingUp: source[b + 2])
+                target[start + 3 * lanes + lane] = Float(roundingUp: source[b + 3])
               } else {
                 target[start + lane] = .infinity
                 target[start + lanes + lane] = .infinity

@@ -185,8 +185,8 @@ extension RTree {
             let source = level == 0 ? tree.entries.boxes : tree.nodeBoxes
             let b = 4 * (firstNode + index)
             expected = [
-              PackedTree.floatDown(source[b]), PackedTree.floatDown(source[b + 1]),
-              PackedTree.floatUp(source[b + 2]), PackedTree.floatUp(source[b + 3]),
+              Float(roundingDown: source[b]), Float(roundingDown: source[b + 1]),
+              Float(roundingUp: source[b + 2]), Float(roundingUp: source[b + 3]),
             ]
             precondition(
               Double(expected[0]) <= source[b] && Double(expected[1]) <= source[b + 1]

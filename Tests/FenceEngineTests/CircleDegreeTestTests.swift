@@ -44,23 +44,20 @@ import Testing
     #expect(decided == 23_111)
   }
 
-  /// The bounds are kept as `Float`s rounded outward: each stored value is the nearest `Float`
-  /// on the safe side of the `Double` it stands for, never the other side.
+  /// The bounds are kept as `Float`s rounded outward (`Float(roundingDown:)`, tested with the
+  /// packed tree's boxes): a third is no `Float`, and its two roundings are one step apart.
   @Test func floatBoundsAreRoundedOutward() {
-    let values = [0.1, 1.0 / 3.0, 111_319.49079327357, 8.5e9, 16_777_217.0, 2.0]
-    for x in values {
-      let down = CircleDegreeTest.roundedDown(x)
-      let up = CircleDegreeTest.roundedUp(x)
-      #expect(Double(down) <= x)
-      #expect(Double(up) >= x)
-      // Adjacent (or equal, when x is a Float): no Float lies strictly between them and x.
-      #expect(Double(down.nextUp) > x || Double(down) == x)
-      #expect(Double(up.nextDown) < x || Double(up) == x)
-    }
-    // 1/3 is no Float: the two roundings differ by one step.
-    #expect(CircleDegreeTest.roundedDown(1.0 / 3.0).nextUp == CircleDegreeTest.roundedUp(1.0 / 3.0))
-    #expect(CircleDegreeTest.roundedDown(2.0) == 2)
-    #expect(CircleDegreeTest.roundedUp(2.0) == 2)
+    #expect(Float(roundingDown: 1.0 / 3.0).nextUp == Float(roundingUp: 1.0 / 3.0))
+    #expect(Double(Float(roundingDown: 1.0 / 3.0)) < 1.0 / 3.0)
+    #expect(Float(roundingDown: 2.0) == 2)
+    #expect(Float(roundingUp: 2.0) == 2)
+    // A circle's stored bounds: the outside limit above the Double one, the inside one below.
+    let center = Coordinate(uncheckedLatitude: 40.7, longitude: -74)
+    let circle = try! Circle(center: center, radius: 350)
+    let test = CircleDegreeTest(center: center, chordSquaredLimit: circle.chordSquaredLimit)
+    #expect(Double(test.outsideLimitSquared) >= 350 * 350)
+    #expect(Double(test.insideLimitSquared) < circle.chordSquaredLimit)
+    #expect(test.band > 0)
   }
 
   /// An element's core is one cache line's worth: the degree test with its centre (44 bytes)

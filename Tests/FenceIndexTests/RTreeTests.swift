@@ -64,8 +64,8 @@ import Testing
     var random = RandomBoxes(seed: 5)
     for _ in 0..<10_000 {
       let value = random.longitude()
-      let down = PackedTree.floatDown(value)
-      let up = PackedTree.floatUp(value)
+      let down = Float(roundingDown: value)
+      let up = Float(roundingUp: value)
       #expect(Double(down) <= value && Double(up) >= value)
       #expect(Double(down.nextUp) > value && Double(up.nextDown) < value)
       // The position's nearest Float never leaves an outward-rounded interval holding it.

@@ -79,33 +79,21 @@ struct CircleDegreeTest {
     let radiansPerDegree = Double.pi / 180
     let cosGreatest = max(0, cos(greatestLatitude * radiansPerDegree))
     let cosLeast = cos(leastLatitude * radiansPerDegree)
-    band = Self.roundedUp(halfBand)
-    lowLatitudeScale = Self.roundedDown(
+    band = Float(roundingUp: halfBand)
+    lowLatitudeScale = Float(roundingDown: 
       WGS84.meridionalRadius(latitude: leastLatitude) * radiansPerDegree * (1 - margin))
-    lowLongitudeScale = Self.roundedDown(
+    lowLongitudeScale = Float(roundingDown: 
       WGS84.primeVerticalRadius(latitude: leastLatitude) * cosGreatest * radiansPerDegree
         * (1 - margin))
-    highLatitudeScale = Self.roundedUp(
+    highLatitudeScale = Float(roundingUp: 
       WGS84.meridionalRadius(latitude: greatestLatitude) * radiansPerDegree * (1 + margin))
-    highLongitudeScale = Self.roundedUp(
+    highLongitudeScale = Float(roundingUp: 
       WGS84.primeVerticalRadius(latitude: greatestLatitude) * cosLeast * radiansPerDegree
         * (1 + margin))
     let outside = longest * (1 + margin) + 0.001
-    outsideLimitSquared = Self.roundedUp(outside * outside)
+    outsideLimitSquared = Float(roundingUp: outside * outside)
     let inside = chord * (1 - margin) - 0.001
-    insideLimitSquared = inside > 0 ? Self.roundedDown(inside * inside) : -1
-  }
-
-  /// The largest `Float` at most `x`.
-  static func roundedDown(_ x: Double) -> Float {
-    let nearest = Float(x)
-    return Double(nearest) > x ? nearest.nextDown : nearest
-  }
-
-  /// The smallest `Float` at least `x`.
-  static func roundedUp(_ x: Double) -> Float {
-    let nearest = Float(x)
-    return Double(nearest) < x ? nearest.nextUp : nearest
+    insideLimitSquared = inside > 0 ? Float(roundingDown: inside * inside) : -1
   }
 
   /// Whether the circle holds a fix at `latitude`, `longitude` (degrees), when the bounds
