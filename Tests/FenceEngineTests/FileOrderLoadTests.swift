@@ -67,6 +67,19 @@ import Testing
     #expect(replayEvents(fixes, through: &fileOrder, advancingBy: 100) == expected)
   }
 
+  /// A first zone set given to `replaceAll` (a store's) takes the file-order path too, with the
+  /// same state as `add`'s.
+  @Test func aFirstReplaceAllIsAFirstLoad() throws {
+    let zones = try Self.zones()
+    var replaced = ZoneEvaluator()
+    try replaced.replaceAll(with: zones)
+    var added = ZoneEvaluator()
+    try added.add(zones, fileOrderAllowed: false)
+    #expect(replaced.elementIDs == added.elementIDs)
+    #expect(replaced.elementCores.map(\.zone) == added.elementCores.map(\.zone))
+    #expect(replaced.snapshot().encoded() == added.snapshot().encoded())
+  }
+
   /// Loads that are not a first one, or that carry rules v2, take the spatial-order path.
   @Test func onlyFirstLoadsWithoutRulesV2GoInFileOrder() throws {
     let zones = try Self.zones()

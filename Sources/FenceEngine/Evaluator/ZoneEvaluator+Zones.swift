@@ -188,7 +188,12 @@ extension ZoneEvaluator {
     }
     for slot in stale { removeZone(slot: slot, batch: &batch) }
     let order = Self.spatialOrder(of: zones)
-    applyMoving(&zones, in: order, prepared: prepared, batch: &batch)
+    // Into an evaluator that never had zones (a store's first zone set), as `add`.
+    if canApplyInFileOrder(zones) {
+      applyInFileOrder(&zones, slotOrder: order, prepared: prepared, batch: &batch)
+    } else {
+      applyMoving(&zones, in: order, prepared: prepared, batch: &batch)
+    }
     _ = consume zones
     finish(batch)
     zoneGeneration += 1
