@@ -398,7 +398,7 @@ extension ZoneEvaluator {
   /// Applies `zones` in `order`, moving each out of the array (an empty zone takes its place)
   /// rather than copying it: a copy retains and later releases every string and array of a
   /// million zones, each a cache miss.
-  mutating func applyMoving(
+  private mutating func applyMoving(
     _ zones: inout [Zone], in order: [Int], prepared: [[PreparedShape?]],
     batch: inout RemovalBatch
   ) {

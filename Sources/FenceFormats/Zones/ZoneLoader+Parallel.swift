@@ -80,7 +80,6 @@ extension ZoneLoading {
       loading.fenceOwners = [:]
       guard (try? joined.joinDrafts(loading)) != nil else { return false }
     }
-    earlierOwners = []
     drafts = joined.drafts
     draftIndex = joined.draftIndex
     fenceOwners = [:]
