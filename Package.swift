@@ -52,7 +52,7 @@ let package = Package(
     .target(name: "FenceIndex", dependencies: ["FenceGeometry", "CMemoryHints"]),
     .target(
       name: "FenceEngine", dependencies: ["FenceGeometry", "FenceIndex", "FenceGEOS", "CMemoryHints"]),
-    .target(name: "FenceFormats", dependencies: ["FenceEngine", "FenceGEOS", "CZlib"]),
+    .target(name: "FenceFormats", dependencies: ["FenceEngine", "FenceGEOS", "CZlib", "CMemoryHints"]),
     .target(name: "FenceTesting", dependencies: ["FenceEngine", "FenceGeometry"]),
     /// The engine made durable: command log, events, snapshots, recovery (SQLite through GRDB).
     .target(
@@ -120,7 +120,7 @@ let package = Package(
       name: "FenceEngineTests",
       dependencies: ["FenceEngine", "FenceTesting", "FenceFormats", "FenceTestSupport"]),
     .testTarget(
-      name: "FenceFormatsTests", dependencies: ["FenceFormats", "FenceTestSupport"]),
+      name: "FenceFormatsTests", dependencies: ["FenceFormats", "FenceTestSupport", "CMemoryHints"]),
     .testTarget(
       name: "fencebenchTests", dependencies: ["FenceTestSupport"]),
     .testTarget(name: "FenceTestingTests", dependencies: ["FenceTesting", "FenceEngine"]),

@@ -13,6 +13,9 @@ extension ZoneLoading {
   /// it is given) in consecutive parts, one thread each, then joins the parts in file order
   /// into this loading's drafts.
   ///
+  /// With `release`, each part gives back its features' pages as it parses them
+  /// (``PageRelease``).
+  ///
   /// Each part reads its features exactly as ``loadFeature(_:index:)`` does (shapes built and
   /// validated, GEOS with its own context), into drafts of its own. Joining them gives the
   /// drafts that reading every feature in order gives: zones in order of first appearance, their
@@ -28,7 +31,7 @@ extension ZoneLoading {
   ///   as always; a file with an error costs a second reading, a correct one none. Also `false`
   ///   when there are too few features (or `wanted` processors) for two parts.
   mutating func loadFeaturesInParallel(
-    count: Int, parts wanted: Int = Self.parallelParts,
+    count: Int, parts wanted: Int = Self.parallelParts, release: PageRelease? = nil,
     load: @escaping @Sendable (inout ZoneLoading, Int) throws -> Void
   ) -> Bool {
     let partCount = min(wanted, max(1, count / (Self.parallelFeatureThreshold / 2)))
@@ -50,13 +53,18 @@ extension ZoneLoading {
       // to them in place (pages not written cost nothing).
       loading.reserveCapacity(
         zones: part == 0 ? count : range.count, fences: range.count)
+      var released = range.isEmpty ? nil : release?.start(ofFeature: range.lowerBound)
       for index in range {
         do {
           try load(&loading, index)
         } catch {
           return
         }
+        if let from = released, (index - range.lowerBound) % PageRelease.interval == PageRelease.interval - 1 {
+          released = release?.release(from: from, through: index)
+        }
       }
+      if let from = released, let last = range.last { _ = release?.release(from: from, through: last) }
       loading.geos = nil
       parts[part] = loading
     }

@@ -31,11 +31,28 @@ public enum ZoneLoader {
   static func loadZones(contentsOf path: String, options: ZoneLoadOptions, input settings: ByteInput.Settings)
     throws -> [Zone]
   {
-    let bytes: [UInt8]
-    do {
-      bytes = try ByteInput(path: path, settings: settings).readAll()
-    } catch {
-      throw ZoneLoadError(file: path, message: "cannot read: \(error.reason)")
+    func read() throws -> [UInt8] {
+      do {
+        return try ByteInput(path: path, settings: settings).readAll()
+      } catch {
+        throw ZoneLoadError(file: path, message: "cannot read: \(error.reason)")
+      }
+    }
+    var bytes = try read()
+    // A large file is read feature by feature, its pages given back as its features are parsed
+    // (not standard input, which cannot be read again): when that fails, the file is read
+    // again for the whole-document path, which words the first fault.
+    if path != "-", bytes.count >= ZoneLoading.splitThreshold {
+      let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+      // Mutable access: the pages given back change the array's contents (to zeros).
+      let zones = bytes.withUnsafeMutableBufferPointer { buffer in
+        let whole = UnsafeBufferPointer(buffer)
+        let body = whole.starts(with: bom) ? UnsafeBufferPointer(rebasing: whole[3...]) : whole
+        return ZoneLoading.loadSplit(body, file: path, options: options, releasingParsed: true)
+      }
+      if let zones { return zones }
+      bytes = []
+      bytes = try read()
     }
     return try loadZones(from: bytes, file: path, options: options)
   }
