@@ -51,14 +51,6 @@ struct ElementSlots {
     }
   }
 
-  /// The first slot.
-  var first: Int32? {
-    switch storage {
-    case .fence(let slot), .geoline(let slot): slot
-    case .many(let slots, _): slots.first
-    }
-  }
-
   /// Calls `body` with each slot, fences first.
   @inline(__always)
   func forEach(_ body: (Int32) throws -> Void) rethrows {

@@ -53,18 +53,23 @@ extension ZoneLoading {
       // to them in place (pages not written cost nothing).
       loading.reserveCapacity(
         zones: part == 0 ? count : range.count, fences: range.count)
-      var released = range.isEmpty ? nil : release?.start(ofFeature: range.lowerBound)
+      // Where this part's pages not given back yet start (nil without `release`).
+      var unreleased = range.first.flatMap { release?.start(ofFeature: $0) }
       for index in range {
         do {
           try load(&loading, index)
         } catch {
           return
         }
-        if let from = released, (index - range.lowerBound) % PageRelease.interval == PageRelease.interval - 1 {
-          released = release?.release(from: from, through: index)
+        if let release, let from = unreleased,
+          (index - range.lowerBound + 1) % PageRelease.interval == 0
+        {
+          unreleased = release.release(from: from, through: index)
         }
       }
-      if let from = released, let last = range.last { _ = release?.release(from: from, through: last) }
+      if let release, let from = unreleased, let last = range.last {
+        _ = release.release(from: from, through: last)
+      }
       loading.geos = nil
       parts[part] = loading
     }

@@ -42,20 +42,30 @@ public enum ZoneLoader {
     // A large file is read feature by feature, its pages given back as its features are parsed
     // (not standard input, which cannot be read again): when that fails, the file is read
     // again for the whole-document path, which words the first fault.
-    if path != "-", bytes.count >= ZoneLoading.splitThreshold {
-      let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-      // Mutable access: the pages given back change the array's contents (to zeros).
-      let zones = bytes.withUnsafeMutableBufferPointer { buffer in
-        let whole = UnsafeBufferPointer(buffer)
-        let body = whole.starts(with: bom) ? UnsafeBufferPointer(rebasing: whole[3...]) : whole
-        return ZoneLoading.loadSplit(body, file: path, options: options, releasingParsed: true)
-      }
-      if let zones { return zones }
-      bytes = []
-      bytes = try read()
+    guard path != "-", bytes.count >= ZoneLoading.splitThreshold else {
+      return try loadZones(from: bytes, file: path, options: options)
     }
-    return try loadZones(from: bytes, file: path, options: options)
+    // Mutable access: the pages given back change the array's contents (to zeros).
+    let zones = bytes.withUnsafeMutableBufferPointer { buffer in
+      ZoneLoading.loadSplit(
+        withoutByteOrderMark(UnsafeBufferPointer(buffer)), file: path, options: options,
+        releasingParsed: true)
+    }
+    if let zones { return zones }
+    bytes = []
+    // The split path failed on this text: only the whole document words its fault.
+    return try loadWholeDocument(try read(), file: path, options: options)
   }
+
+  /// A UTF-8 byte order mark (which some editors write) is not JSON, but harmless: the text
+  /// after it.
+  private static func withoutByteOrderMark(_ buffer: UnsafeBufferPointer<UInt8>)
+    -> UnsafeBufferPointer<UInt8>
+  {
+    buffer.starts(with: byteOrderMark) ? UnsafeBufferPointer(rebasing: buffer[3...]) : buffer
+  }
+
+  private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
   /// Loads the zones of GeoJSON text held in memory (for example a `Data` or `[UInt8]`).
   ///
@@ -64,18 +74,24 @@ public enum ZoneLoader {
   public static func loadZones<Bytes: Collection>(
     from bytes: Bytes, file: String? = nil, options: ZoneLoadOptions = ZoneLoadOptions()
   ) throws -> [Zone] where Bytes.Element == UInt8 {
-    // A UTF-8 byte order mark (which some editors write) is not JSON, but harmless.
-    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
     if bytes.count >= ZoneLoading.splitThreshold {
       let split = bytes.withContiguousStorageIfAvailable { buffer in
-        let body = buffer.starts(with: bom) ? UnsafeBufferPointer(rebasing: buffer[3...]) : buffer
-        return ZoneLoading.loadSplit(body, file: file, options: options)
+        ZoneLoading.loadSplit(withoutByteOrderMark(buffer), file: file, options: options)
       }
       if let zones = split ?? nil { return zones }
     }
+    return try loadWholeDocument(bytes, file: file, options: options)
+  }
+
+  /// The whole document parsed at once and read in order: the path that words every fault.
+  private static func loadWholeDocument<Bytes: Collection>(
+    _ bytes: Bytes, file: String?, options: ZoneLoadOptions
+  ) throws -> [Zone] where Bytes.Element == UInt8 {
     let tape: JSONTape
     do {
-      tape = bytes.starts(with: bom) ? try JSONReader.tape(Array(bytes.dropFirst(3))) : try JSONReader.tape(bytes)
+      tape =
+        bytes.starts(with: byteOrderMark)
+        ? try JSONReader.tape(Array(bytes.dropFirst(3))) : try JSONReader.tape(bytes)
     } catch {
       throw ZoneLoadError(
         file: file, message: "invalid JSON at line \(error.line), column \(error.column): \(error.message)")
