@@ -85,8 +85,10 @@ extension PackedTree {
   /// holds it, so nothing is missed; each candidate entry is then tested on its exact `Double`
   /// box. Removed entries have empty lanes. The stack of pending groups is temporary (stack)
   /// memory: no heap allocation.
+  ///
+  /// `mutating` only to read the tree in place (see ``RTree/searchInPlace(containing:longitude:_:)``).
   @inlinable @inline(__always)
-  func forEachLiveID(containingX x: Double, y: Double, _ visit: (Int32) -> Void) {
+  mutating func forEachLiveID(containingX x: Double, y: Double, _ visit: (Int32) -> Void) {
     let height = levelEnds.count
     guard height >= 2, occupancy.mayHold(x: x, y: y) else { return }
     Self.walk(

@@ -224,9 +224,10 @@ struct PointGrid: Sendable {
 
   /// Calls `visit` with the id of every listed entry whose box holds (`x`, `y`), edges
   /// included: the listings of the point's cell that pass; those that do not decide are tested
-  /// on their exact box in `boxes` (the tree's, by slot). Allocates nothing.
+  /// on their exact box in `boxes` (the tree's, by slot). Allocates nothing. `mutating` only to
+  /// read the grid in place (see ``RTree/searchInPlace(containing:longitude:_:)``).
   @inlinable @inline(__always)
-  func forEachID(
+  mutating func forEachID(
     containingX x: Double, y: Double, boxes: UnsafePointer<Double>, _ visit: (Int32) -> Void
   ) {
     let units = Self.unitsPerCell

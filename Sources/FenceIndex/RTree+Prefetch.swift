@@ -14,8 +14,10 @@ extension RTree {
   /// in cache instead of missing at every step on ground no search touched recently.
   ///
   /// Changes nothing and answers nothing; it does nothing on an index without a point grid
-  /// (``answersPointsFromGrid``), whose walk of a small tree stays in cache.
-  public func prefetchPointSearch(_ step: PointSearchStep, latitude: Double, longitude: Double) {
+  /// (``answersPointsFromGrid``), whose walk of a small tree stays in cache. `mutating` only so
+  /// that the tree is passed by reference, not copied at every call (see
+  /// ``searchInPlace(containing:longitude:_:)``).
+  public mutating func prefetchPointSearch(_ step: PointSearchStep, latitude: Double, longitude: Double) {
     // Through the stored grid in place: binding it to a local would copy it, retaining and
     // releasing its three tables on every call.
     switch step {

@@ -8,8 +8,23 @@ extension RTree {
   ///
   /// - Complexity: O(log *n* + *k*) for *k* results in the packed tree, plus a scan of the tail
   ///   of recent inserts (at most 128 entries).
-  @inlinable @inline(__always)
+  ///
+  /// A copy of the tree is searched (its arrays retained and released once): a caller that
+  /// holds the tree in mutable storage and searches it often calls
+  /// ``searchInPlace(containing:longitude:_:)`` instead.
   public func search(containing latitude: Double, longitude: Double, _ visit: (Int32) -> Void) {
+    var tree = self
+    tree.searchInPlace(containing: latitude, longitude: longitude, visit)
+  }
+
+  /// ``search(containing:longitude:_:)`` on the tree where it lies. It changes nothing:
+  /// `mutating` only so that the tree is passed by reference. Passed as a value, the tree (about
+  /// 640 bytes) is copied to the stack at every call that is not inlined; see
+  /// `Docs/Decisions/0013-large-values-in-place.md`.
+  @inlinable
+  public mutating func searchInPlace(
+    containing latitude: Double, longitude: Double, _ visit: (Int32) -> Void
+  ) {
     guard abs(longitude) != 180 else {
       // The meridian is both ends of the planar range: search it as a crossing box, which
       // reports items touching either end once.
@@ -18,10 +33,10 @@ extension RTree {
       return
     }
     // Away from the antimeridian a point meets at most one part of a crossing item.
-    if let grid = mainGrid {
+    if mainGrid != nil {
       main.entries.boxes.withUnsafeBufferPointer { boxes in
         guard let boxes = boxes.baseAddress else { return }
-        grid.forEachID(containingX: longitude, y: latitude, boxes: boxes, visit)
+        mainGrid!.forEachID(containingX: longitude, y: latitude, boxes: boxes, visit)
       }
       if mainWide.entryCount > 0 {
         mainWide.forEachLiveID(containingX: longitude, y: latitude, visit)

@@ -31,16 +31,16 @@ public struct RTree: Sendable {
   let rebuildDivisor: Int
 
   /// The Hilbert-packed tree holding most items.
-  @usableFromInline private(set) var main: PackedTree
+  @usableFromInline internal(set) var main: PackedTree
   /// The Hilbert-packed tree of items inserted since the last full rebuild.
-  @usableFromInline private(set) var delta: PackedTree
+  @usableFromInline internal(set) var delta: PackedTree
   /// The most recent inserts, unsorted.
-  @usableFromInline private(set) var tail: EntryList
+  @usableFromInline internal(set) var tail: EntryList
   /// A uniform grid over ``main``'s small entries for point searches, when ``main`` is large
   /// (see ``PointGrid``); `nil` otherwise.
-  @usableFromInline private(set) var mainGrid: PointGrid?
+  @usableFromInline internal(set) var mainGrid: PointGrid?
   /// ``main``'s entries the grid leaves out (wide ones), searched by point beside the grid.
-  @usableFromInline private(set) var mainWide: PackedTree
+  @usableFromInline internal(set) var mainWide: PackedTree
   /// Fewest entries of ``main`` for a ``mainGrid``.
   let pointGridMinimum: Int
 

@@ -98,7 +98,7 @@ extension ZoneEvaluator {
 
   /// Runs each stage for the fix it is due for, before fix `i` is processed.
   @inline(__always)
-  private func askAhead(
+  private mutating func askAhead(
     of i: Int, _ fixes: UnsafeBufferPointer<LocationFix>,
     _ handles: UnsafeBufferPointer<DeviceHandle>, found: inout [FoundAhead]
   ) {
@@ -171,12 +171,15 @@ extension ZoneEvaluator {
   }
 
   /// Stage three, index side: the fences the point search will answer (the search itself now
-  /// reads memory stages one and two brought), noted in `found` for stage four.
+  /// reads memory stages one and two brought), noted in `found` for stage four. Mutating, as
+  /// ``askAhead(of:_:_:found:)``, only to search the index in place (decision 0013).
   @inline(__always)
-  private func prefetchFences(at latitude: Double, _ longitude: Double, into found: inout FoundAhead) {
+  private mutating func prefetchFences(
+    at latitude: Double, _ longitude: Double, into found: inout FoundAhead
+  ) {
     elementCores.withUnsafeBufferPointer { cores in
       elementIDs.withUnsafeBufferPointer { ids in
-        fenceIndex.search(containing: latitude, longitude: longitude) { slot in
+        fenceIndex.searchInPlace(containing: latitude, longitude: longitude) { slot in
           prefetchLines(of: cores.baseAddress! + Int(slot), bytes: Self.elementCoreBytes)
           fencekit_prefetch(ids.baseAddress! + Int(slot))
           found.note(slot)

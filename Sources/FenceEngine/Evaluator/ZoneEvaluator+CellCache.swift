@@ -74,7 +74,10 @@ extension ZoneEvaluator {
       var frame: Cell?
       for k in testStart..<(testStart + Int(parent.testCount)) {
         let slot = cellCache.pool[k]
-        switch relation(ofFence: slot, to: cell, frame: &frame) {
+        let relation = Self.relation(
+          ofFence: slot, to: cell, frame: &frame, cores: elementCores, details: elementDetails,
+          polygons: polygonFences)
+        switch relation {
         case .inside: lists.inside.append(slot)
         case .mixed: lists.test.append(slot)
         case .outside: break
@@ -151,29 +154,41 @@ extension ZoneEvaluator {
   /// How the fence in `slot` relates to the cell `box`. Circles need the cell's `Cell` frame
   /// (its centre's ECEF vector: trigonometry), made on the first circle and kept in `frame`;
   /// polygons read the box alone.
+  ///
+  /// Static, on the element tables: the mutating steps that file cells call it for every fence,
+  /// and a method of the evaluator would copy the whole evaluator at each call (decision 0013).
   @inline(__always)
-  func relation(ofFence slot: Int32, to box: BoundingBox, frame: inout Cell?) -> CellRelation {
-    switch elementCores[Int(slot)].kind {
+  static func relation(
+    ofFence slot: Int32, to box: BoundingBox, frame: inout Cell?, cores: [ElementCore],
+    details: [ElementDetail], polygons: [PolygonFence?]
+  ) -> CellRelation {
+    switch cores[Int(slot)].kind {
     case .circle:
       let cell = frame ?? Cell(box)
       frame = cell
-      let detail = elementDetails[Int(slot)]
+      let detail = details[Int(slot)]
       return Circle.cellRelation(
         centerECEF: detail.center, chordSquaredLimit: detail.chordSquaredLimit, cell: cell)
     case .polygon:
-      return polygonFences[Int(slot)]?.shape.relation(toCell: box) ?? .outside
+      return polygons[Int(slot)]?.shape.relation(toCell: box) ?? .outside
     case .geoline, .vacant:
       return .outside
     }
   }
 
   /// Appends the fences that cover every point of `cell` to `inside` and those that may cover
-  /// part of it to `test` (see `CellRelation`). Not mutating, so that the search's closure
-  /// borrows the evaluator.
-  func classifyFences(in cell: BoundingBox, inside: inout [Int32], test: inout [Int32]) {
+  /// part of it to `test` (see `CellRelation`). Mutating, and on the tables, so that neither
+  /// the call nor the search's closure copies the evaluator (decision 0013).
+  mutating func classifyFences(in cell: BoundingBox, inside: inout [Int32], test: inout [Int32]) {
     var frame: Cell?
+    let cores = elementCores
+    let details = elementDetails
+    let polygons = polygonFences
     fenceIndex.search(intersecting: cell) { slot in
-      switch relation(ofFence: slot, to: cell, frame: &frame) {
+      let relation = Self.relation(
+        ofFence: slot, to: cell, frame: &frame, cores: cores, details: details,
+        polygons: polygons)
+      switch relation {
       case .inside: inside.append(slot)
       case .mixed: test.append(slot)
       case .outside: break

@@ -552,7 +552,13 @@ extension ZoneEvaluator {
       if measuringBoundary {
         let known = known ?? Position(coordinate)
         position = known
-        boundary = min(boundary, fenceDistanceToBoundary(slot, from: known))
+        // On the tables: a method of the evaluator, even inlined, copies the whole evaluator
+        // (over 2 KB) from this local function's capture at every fence.
+        boundary = min(
+          boundary,
+          Self.fenceDistanceToBoundary(
+            slot, from: known, within: Self.largestSafeRadius, cores: elementCores,
+            details: elementDetails, polygons: polygonFences))
       }
       if !found { records.insertRecord(for: core.zone, at: r) }
       // Both writes under one uniqueness check.
@@ -583,7 +589,7 @@ extension ZoneEvaluator {
     } else {
       var hits: [Int32] = []
       swap(&hits, &scratchHits)
-      fenceIndex.search(containing: coordinate.latitude, longitude: coordinate.longitude) {
+      fenceIndex.searchInPlace(containing: coordinate.latitude, longitude: coordinate.longitude) {
         hits.append($0)
       }
       for slot in hits where allows(slot, filter) {
@@ -604,7 +610,11 @@ extension ZoneEvaluator {
       position = known
       var nearest = Double.infinity
       slots.forEachFence { slot in
-        if allows(slot, filter) { nearest = min(nearest, fenceDistance(slot, from: known)) }
+        guard allows(slot, filter) else { return }
+        let metres = Self.fenceDistance(
+          slot, from: known, cores: elementCores, details: elementDetails,
+          polygons: polygonFences)
+        nearest = min(nearest, metres)
       }
       if nearest <= hysteresis { records[r].isInsideNow = true }
     }
@@ -645,12 +655,23 @@ extension ZoneEvaluator {
 
   /// Metres from a position to the fence in `slot` (0 inside), as `Area.distance(from:)`.
   func fenceDistance(_ slot: Int32, from position: Position) -> Double {
-    switch elementCores[Int(slot)].kind {
+    Self.fenceDistance(
+      slot, from: position, cores: elementCores, details: elementDetails,
+      polygons: polygonFences)
+  }
+
+  /// ``fenceDistance(_:from:)`` on the element tables, for closures of mutating steps: a closure
+  /// that calls a method of the evaluator copies the whole evaluator at every call.
+  static func fenceDistance(
+    _ slot: Int32, from position: Position, cores: [ElementCore], details: [ElementDetail],
+    polygons: [PolygonFence?]
+  ) -> Double {
+    switch cores[Int(slot)].kind {
     case .circle:
-      let detail = elementDetails[Int(slot)]
+      let detail = details[Int(slot)]
       return max(0, detail.circleDistanceFromCenter(position.ecef) - detail.radius)
     case .polygon:
-      guard let polygon = polygonFences[Int(slot)] else { return .infinity }
+      guard let polygon = polygons[Int(slot)] else { return .infinity }
       return polygon.shape.distance(from: position)
     case .geoline, .vacant: return .infinity
     }

@@ -209,7 +209,8 @@ extension ZoneEvaluator {
 
   /// Metres from a position to the fence's boundary when less than ``largestSafeRadius``, else
   /// that limit (no safe radius can use more): `Area.distanceToBoundary(from:within:)`.
-  /// Inlined, so that a mutating caller does not copy the evaluator to call it.
+  /// Inlined, so that a mutating caller does not copy the evaluator to call it; a local function
+  /// that captures the evaluator copies it all the same, and calls the static form instead.
   @inline(__always)
   func fenceDistanceToBoundary(_ slot: Int32, from position: Position) -> Double {
     Self.fenceDistanceToBoundary(
