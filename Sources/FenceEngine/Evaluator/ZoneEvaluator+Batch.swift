@@ -88,11 +88,14 @@ extension ZoneEvaluator {
     let hasGrid = fenceIndex.answersPointsFromGrid
     // The fences stage three found, by the parity of their fix, for stage four a fix later.
     var found = [FoundAhead](repeating: FoundAhead(), count: 2)
+    guard let first = fixes.baseAddress else { return }
     for i in fixes.indices {
       if hasGrid && cellCache.asksIndexDirectly {
         askAhead(of: i, fixes, handles, found: &found)
       }
-      process(fixes[i], slot: Int(handles[i].slot), into: &events)
+      // Through the pointer, whose subscript lends the fix: the buffer's subscript returns a
+      // copy (its device name and optional fields retained, then released).
+      process(first[i], slot: Int(handles[i].slot), into: &events)
     }
   }
 
@@ -149,25 +152,41 @@ extension ZoneEvaluator {
     }
   }
 
+  // The layout constants below are computed properties, folded to constants where they are
+  // read: as stored `static let`s, every read at every fix called the runtime's one-time
+  // initialization check.
+
   /// The bytes stage two asks for: a records buffer's header (32 bytes) and its first record.
-  private static let recordsBytes = 32 + MemoryLayout<ZoneRecord>.stride
+  private static var recordsBytes: Int { 32 + MemoryLayout<ZoneRecord>.stride }
 
   /// Where a device state holds its records array: a single reference to the array's buffer,
   /// whose header the buffer's elements follow.
-  private static let recordsOffset: Int = {
+  private static var recordsOffset: Int {
     precondition(MemoryLayout<[ZoneRecord]>.size == MemoryLayout<UnsafeRawPointer>.size)
     return MemoryLayout<DeviceState>.offset(of: \.records)!
-  }()
+  }
 
   /// Stage three, device side: the zones of the device's records (a fix reads them to check
   /// out, and to sort its events by zone id).
   @inline(__always)
   private func prefetchRecordZones(ofDevice d: Int) {
-    devices.withUnsafeBufferPointer { devices in
-      devices[d].records.withUnsafeBufferPointer { records in
-        for r in records.prefix(2) { prefetchZone(r.zone) }
-      }
+    // The records are read through their buffer's bits, as in stage two: reading the array
+    // retained and released it at every fix. The buffer's count follows its 16-byte object
+    // header; its elements start at byte 32 (checked in debug builds).
+    let (count, zones) = devices.withUnsafeBufferPointer { devices in
+      let state = UnsafeRawPointer(devices.baseAddress! + d)
+      let header = (state + Self.recordsOffset).load(as: UnsafeRawPointer.self)
+      let count = header.load(fromByteOffset: 16, as: Int.self)
+      assert(count == devices[d].records.count, "array header layout")
+      var zones: (Int32, Int32) = (-1, -1)
+      let stride = MemoryLayout<ZoneRecord>.stride
+      let zoneOffset = 32 + MemoryLayout<ZoneRecord>.offset(of: \.zone)!
+      if count > 0 { zones.0 = header.load(fromByteOffset: zoneOffset, as: Int32.self) }
+      if count > 1 { zones.1 = header.load(fromByteOffset: zoneOffset + stride, as: Int32.self) }
+      return (count, zones)
     }
+    if count > 0 { prefetchZone(zones.0) }
+    if count > 1 { prefetchZone(zones.1) }
   }
 
   /// Stage three, index side: the fences the point search will answer (the search itself now
@@ -212,12 +231,14 @@ extension ZoneEvaluator {
 
   /// The bytes of a zone table entry up to the end of the zone's custom data (an optional's
   /// payload comes first).
-  private static let zoneEventBytes =
-    MemoryLayout<CompiledZone>.offset(of: \.zone.customData)!
-    + MemoryLayout<JSONObject>.size
+  private static var zoneEventBytes: Int {
+    MemoryLayout<CompiledZone>.offset(of: \.zone.customData)! + MemoryLayout<JSONObject>.size
+  }
 
   /// The bytes of an element core a fix reads for a circle: all but the polygon test at the end.
-  private static let elementCoreBytes = MemoryLayout<ElementCore>.offset(of: \.polygonTest)!
+  private static var elementCoreBytes: Int {
+    MemoryLayout<ElementCore>.offset(of: \.polygonTest)!
+  }
 }
 
 /// Asks for every cache line of the first `bytes` bytes of the value at `pointer` (all of it by

@@ -534,7 +534,9 @@ extension ZoneEvaluator {
     if let context {
       // The records' marks reset, and those of zones whose conditions the fix fails hidden.
       hideRecordsFailingConditions(&records, context)
-    } else {
+    } else if !records.isEmpty {
+      // (An empty array is the shared empty buffer: asking it for mutable storage would make a
+      // new one, at every fix of a device in no zone.)
       records.withUnsafeMutableBufferPointer { records in
         for r in records.indices { records[r].resetMarks() }
       }
