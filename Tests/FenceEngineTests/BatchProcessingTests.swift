@@ -135,4 +135,34 @@ import Testing
     #expect(evaluator.snapshot().encoded() == expectedState)
     #expect(evaluator.deviceCount == 25)
   }
+
+  /// A batch tests the fences its look-ahead found at a fix's point instead of searching again,
+  /// when it found them all (at most four): a fix in six fences at once must still check in to
+  /// all six, as one by one.
+  @Test func aFixInMoreFencesThanTheLookAheadNotesChecksInToEveryOne() throws {
+    var zones = try Self.zones()
+    // Six circles around one point in the middle of the field, 20 m apart, 100 m across.
+    for k in 0..<6 {
+      zones.append(
+        try circleZone("stack\(k)", north: 5_025, east: 5_025 + Double(k) * 20, radius: 100))
+    }
+    // Three devices, one after another, from the field's corner to the point and back.
+    var fixes: [LocationFix] = []
+    for step in 0..<4 {
+      for d in 0..<3 {
+        let metres = step == 2 ? 5_075 : Double(step) * 100
+        fixes.append(
+          fix(Double(step * 10), north: metres, east: metres, device: "s\(d)"))
+      }
+    }
+    let configuration = Self.configuration(cellCache: false)
+    let (expected, _) = try Self.oneByOne(configuration, zones, fixes)
+    let batch = try Self.inBatches(of: 12, configuration, zones, fixes)
+    #expect(batch.grid)
+    let stackCheckIns = expected.filter {
+      $0.kind == .checkIn && ($0.zone ?? "").hasPrefix("stack")
+    }
+    #expect(stackCheckIns.count == 18)
+    #expect(batch.events == expected)
+  }
 }

@@ -77,7 +77,9 @@ extension ZoneEvaluator {
   /// the tables stay cached and the stages cost more than they save (the harbor week ran 2.6x
   /// slower with every stage on; a million devices over 100 circles, their states read in
   /// order, 8 % slower with the device stages). Nothing here changes a value: without the
-  /// hints the results are the same.
+  /// hints the results are the same. A fix whose point stage three searched, and that is in at
+  /// most four fences, is not searched again: `markInside` tests the fences stage three found
+  /// (``fencesFoundAhead``), the answer of the same search of the same unchanged index.
   private mutating func processAhead(
     _ fixes: UnsafeBufferPointer<LocationFix>, _ handles: UnsafeBufferPointer<DeviceHandle>,
     into events: inout [ZoneEvent]
@@ -88,14 +90,15 @@ extension ZoneEvaluator {
     let hasGrid = fenceIndex.answersPointsFromGrid
     // The fences stage three found, by the parity of their fix, for stage four a fix later.
     var found = [FoundAhead](repeating: FoundAhead(), count: 2)
-    guard let first = fixes.baseAddress else { return }
     for i in fixes.indices {
+      // This fix's fences, found two fixes ago (stage three writes over them next).
+      let mine = found[i & 1]
       if hasGrid && cellCache.asksIndexDirectly {
         askAhead(of: i, fixes, handles, found: &found)
       }
-      // Through the pointer, whose subscript lends the fix: the buffer's subscript returns a
-      // copy (its device name and optional fields retained, then released).
-      process(first[i], slot: Int(handles[i].slot), into: &events)
+      if mine.fix == i && mine.isComplete { fencesFoundAhead = mine }
+      process(fixes[i], slot: Int(handles[i].slot), into: &events)
+      fencesFoundAhead.fix = -1
     }
   }
 
@@ -253,36 +256,4 @@ private func prefetchLines<T>(of pointer: UnsafePointer<T>, bytes: Int = MemoryL
   }
   // The last byte's line: a value not aligned to a line spans one line more than its size.
   fencekit_prefetch(start + (bytes &- 1))
-}
-
-/// The fences the point search found for one fix ahead of the current one (stage three), for
-/// stage four to ask for their zones; at most four, the rest only had their own lines asked for.
-private struct FoundAhead {
-  /// The fix whose fences these are, or -1.
-  var fix = -1
-  var count = 0
-  var slots: (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
-
-  mutating func start(_ fix: Int) {
-    self.fix = fix
-    count = 0
-  }
-
-  mutating func note(_ slot: Int32) {
-    switch count {
-    case 0: slots.0 = slot
-    case 1: slots.1 = slot
-    case 2: slots.2 = slot
-    case 3: slots.3 = slot
-    default: return
-    }
-    count &+= 1
-  }
-
-  func forEach(_ body: (Int32) -> Void) {
-    if count > 0 { body(slots.0) }
-    if count > 1 { body(slots.1) }
-    if count > 2 { body(slots.2) }
-    if count > 3 { body(slots.3) }
-  }
 }

@@ -588,6 +588,15 @@ extension ZoneEvaluator {
           mark(slot, position)
         }
       }
+    } else if fencesFoundAhead.fix >= 0 {
+      // A batch's look-ahead made this very search already (the index has not changed since).
+      let found = fencesFoundAhead
+      fencesFoundAhead.fix = -1
+      for k in 0..<found.count {
+        let slot = found[k]
+        guard allows(slot, filter) else { continue }
+        if fenceContains(slot, coordinate, position: &position) { mark(slot, position) }
+      }
     } else {
       var hits: [Int32] = []
       swap(&hits, &scratchHits)

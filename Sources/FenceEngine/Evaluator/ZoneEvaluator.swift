@@ -134,6 +134,9 @@ public struct ZoneEvaluator {
 
   /// Empty between fixes (each user clears it before putting it back).
   var scratchHits: [Int32] = []
+  /// During a batch's call of the per-fix step, the fences its look-ahead found at the fix's
+  /// point, when it found them all (see ``FoundAhead``); `fix` -1 otherwise.
+  var fencesFoundAhead = FoundAhead()
   var scratchCandidates: [Int32] = []
   var scratchCrossings: [CrossingHit] = []
   var scratchLineCrossings: [GeolineCrossing] = []
