@@ -286,24 +286,29 @@ extension MultiPolygon {
         window.excludes(node: end - 1, of: nodes) ? .infinity : bound.metres(node: end - 1, of: nodes)
       }
     }
-    var nearest = -1
-    var nearestBound = Double.infinity
-    for (k, polygon) in polygons.enumerated() {
-      let b = lowerBound(polygon.index)
-      if nearest < 0 || b < nearestBound {
-        nearestBound = b
-        nearest = k
+    // The parts are read in place: iterating them copied each part (its rings, edge index and
+    // stripes retained and released), for every part of a multipolygon of thousands of islands
+    // at every measure.
+    return polygons.withUnsafeBufferPointer { parts in
+      var nearest = -1
+      var nearestBound = Double.infinity
+      for k in parts.indices {
+        let b = lowerBound(parts[k].index)
+        if nearest < 0 || b < nearestBound {
+          nearestBound = b
+          nearest = k
+        }
       }
+      // No part, or no part's box within the limit.
+      guard nearest >= 0, nearestBound <= limit else { return limit }
+      var best = parts[nearest].index.distance(from: p, below: limit, bound: bound)
+      for k in parts.indices where k != nearest {
+        let cap = min(limit, best)
+        if lowerBound(parts[k].index) > cap { continue }
+        best = min(best, parts[k].index.distance(from: p, below: cap, bound: bound))
+      }
+      return best
     }
-    // No part, or no part's box within the limit.
-    guard nearest >= 0, nearestBound <= limit else { return limit }
-    var best = polygons[nearest].index.distance(from: p, below: limit, bound: bound)
-    for (k, polygon) in polygons.enumerated() where k != nearest {
-      let cap = min(limit, best)
-      if lowerBound(polygon.index) > cap { continue }
-      best = min(best, polygon.index.distance(from: p, below: cap, bound: bound))
-    }
-    return best
   }
 }
 
