@@ -78,7 +78,7 @@ struct GEOSComparison {
   /// Counts, times and checks one pass of fixes.
   private mutating func run(_ batch: ArraySlice<LocationFix>, latency: Bool) throws(GEOSError) {
     // Local copies, so that calls through them do not copy the loops out of `self` per fix.
-    let native = self.native
+    var native = self.native
     let geos = self.geos
     nativeCounts.removeAll(keepingCapacity: true)
     nativeChecksums.removeAll(keepingCapacity: true)
@@ -150,6 +150,7 @@ struct GEOSComparison {
   private func disagreement(at fix: LocationFix) throws(GEOSError) -> Disagreement {
     var fenceKit: [String] = []
     var geosIDs: [String] = []
+    var native = self.native
     native.forEachFence(containing: fix.latitude, longitude: fix.longitude) {
       fenceKit.append(fenceIDs[Int($0)])
     }

@@ -10,7 +10,7 @@ import FenceIndex
 /// `--compare-geos` runs this loop beside it to count (fix, fence) containments and check them
 /// against ``GEOSContainmentLoop``. Allocates nothing per query.
 struct NativeContainmentLoop {
-  private let index: RTree
+  private var index: RTree
   private let areas: [Area]
 
   /// Indexes `fences` (ids are positions in `fences`).
@@ -22,10 +22,14 @@ struct NativeContainmentLoop {
   /// Calls `visit` with the id of every fence that covers the position (boundary included), in
   /// the index's order.
   ///
+  /// Mutating only to search the index in place, as the engine does (decision 0013): it changes
+  /// nothing.
+  ///
   /// - Precondition: the position is valid (`Coordinate.isValid`).
-  func forEachFence(containing latitude: Double, longitude: Double, _ visit: (Int32) -> Void) {
+  mutating func forEachFence(containing latitude: Double, longitude: Double, _ visit: (Int32) -> Void) {
     let position = Position(Coordinate(uncheckedLatitude: latitude, longitude: longitude))
-    index.search(containing: latitude, longitude: longitude) { id in
+    let areas = areas
+    index.searchInPlace(containing: latitude, longitude: longitude) { id in
       if areas[Int(id)].contains(position) { visit(id) }
     }
   }
