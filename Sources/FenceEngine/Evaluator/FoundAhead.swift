@@ -46,9 +46,6 @@ struct FoundAhead {
 
   /// Calls `body` with each noted fence, in the search's order.
   func forEach(_ body: (Int32) -> Void) {
-    if count > 0 { body(slots.0) }
-    if count > 1 { body(slots.1) }
-    if count > 2 { body(slots.2) }
-    if count > 3 { body(slots.3) }
+    for k in 0..<count { body(self[k]) }
   }
 }

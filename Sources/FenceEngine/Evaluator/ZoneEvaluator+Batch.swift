@@ -159,8 +159,12 @@ extension ZoneEvaluator {
   // read: as stored `static let`s, every read at every fix called the runtime's one-time
   // initialization check.
 
-  /// The bytes stage two asks for: a records buffer's header (32 bytes) and its first record.
-  private static var recordsBytes: Int { 32 + MemoryLayout<ZoneRecord>.stride }
+  /// An array buffer's header: its object header (16 bytes), then its count and capacity; the
+  /// elements follow.
+  private static var arrayHeaderBytes: Int { 32 }
+
+  /// The bytes stage two asks for: a records buffer's header and its first record.
+  private static var recordsBytes: Int { arrayHeaderBytes + MemoryLayout<ZoneRecord>.stride }
 
   /// Where a device state holds its records array: a single reference to the array's buffer,
   /// whose header the buffer's elements follow.
@@ -174,8 +178,8 @@ extension ZoneEvaluator {
   @inline(__always)
   private func prefetchRecordZones(ofDevice d: Int) {
     // The records are read through their buffer's bits, as in stage two: reading the array
-    // retained and released it at every fix. The buffer's count follows its 16-byte object
-    // header; its elements start at byte 32 (checked in debug builds).
+    // retained and released it at every fix. The count is the word after the buffer's object
+    // header (checked in debug builds).
     let (count, zones) = devices.withUnsafeBufferPointer { devices in
       let state = UnsafeRawPointer(devices.baseAddress! + d)
       let header = (state + Self.recordsOffset).load(as: UnsafeRawPointer.self)
@@ -183,7 +187,7 @@ extension ZoneEvaluator {
       assert(count == devices[d].records.count, "array header layout")
       var zones: (Int32, Int32) = (-1, -1)
       let stride = MemoryLayout<ZoneRecord>.stride
-      let zoneOffset = 32 + MemoryLayout<ZoneRecord>.offset(of: \.zone)!
+      let zoneOffset = Self.arrayHeaderBytes + MemoryLayout<ZoneRecord>.offset(of: \.zone)!
       if count > 0 { zones.0 = header.load(fromByteOffset: zoneOffset, as: Int32.self) }
       if count > 1 { zones.1 = header.load(fromByteOffset: zoneOffset + stride, as: Int32.self) }
       return (count, zones)
