@@ -11,6 +11,8 @@ import PostgresNIO
 /// inboxes in order.
 ///
 /// Every pass of the loop (``step()``):
+/// - the partitions whose lease ran out by this process's own clock (it was paused, or could not
+///   renew) are dropped first: another process may own them now.
 /// - a lease pass, every third of the lease time: notes this process as live, renews its
 ///   leases (dropping the partitions whose lease another process took), and takes or gives
 ///   partitions so that it holds its fair share, `ceil(P / live processes)`. A partition taken
@@ -83,6 +85,10 @@ public final class PartitionOwner: Sendable {
     var store: FenceStore
     /// The last inbox seq executed.
     var progress: Int64
+    /// When the lease runs out by this process's own clock (`DispatchTime` uptime
+    /// nanoseconds): the lease time after the last acquire or renewal was *sent*, so never later
+    /// than the server's expiry.
+    var leaseValidUntil: UInt64
   }
 
   /// Connects (migrating the schema; creating the partitioning with `partitions` when the store
@@ -188,6 +194,7 @@ public final class PartitionOwner: Sendable {
   /// a partition that failed is opened again by a later lease pass.
   public func step() {
     let now = DispatchTime.now().uptimeNanoseconds
+    dropExpiredLeases(now: now)
     if state.withLock({ now >= $0.nextLeasePass }) {
       leasePass()
       state.withLock {
@@ -213,7 +220,10 @@ public final class PartitionOwner: Sendable {
       listenIfNeeded()
       // Renew; a lease another process took ends this process's store of it.
       for (partition, owned) in state.withLock({ $0.owned }) {
-        if try !leases.renew(owned.lease, seconds: options.leaseSeconds) {
+        let sent = DispatchTime.now().uptimeNanoseconds
+        if try leases.renew(owned.lease, seconds: options.leaseSeconds) {
+          state.withLock { $0.owned[partition]?.leaseValidUntil = sent + leaseNanoseconds }
+        } else {
           drop(partition, reason: "lease taken over")
         }
       }
@@ -240,18 +250,35 @@ public final class PartitionOwner: Sendable {
         let partition = Int32((offset + step) % count)
         guard owned[partition] == nil else { continue }
         if let lease = current[partition], lease.isLive, lease.owner != name { continue }
+        let sent = DispatchTime.now().uptimeNanoseconds
         guard let lease = try leases.acquire(partition, owner: name, seconds: options.leaseSeconds)
         else { continue }
-        if open(partition, lease: lease) { wanted -= 1 }
+        if open(partition, lease: lease, validUntil: sent + leaseNanoseconds) { wanted -= 1 }
       }
     } catch {
       logger.error("lease pass failed", metadata: ["owner": "\(name)", "error": "\(error)"])
     }
   }
 
+  /// The lease time in `DispatchTime` nanoseconds.
+  var leaseNanoseconds: UInt64 { UInt64(options.leaseSeconds * 1e9) }
+
+  /// Drops every owned partition whose lease ran out by this process's own clock (it was paused,
+  /// or could not reach the server to renew): from then on another process may own it, so this
+  /// one stops acting as its owner at once instead of at its next refused write or renewal. The
+  /// fencing token is what keeps such an owner from writing; this only makes it notice before it
+  /// tries. A lease nobody took meanwhile is taken again by the lease pass that follows, with a
+  /// new token, and its partition recovered from the database.
+  func dropExpiredLeases(now: UInt64) {
+    let expired = state.withLock { state in
+      state.owned.filter { now >= $0.value.leaseValidUntil }.keys.sorted()
+    }
+    for partition in expired { drop(partition, reason: "lease expired") }
+  }
+
   /// Opens the store of a partition just leased; `false` (logged) when it cannot be recovered.
   @discardableResult
-  func open(_ partition: Int32, lease: PartitionLeases.Lease) -> Bool {
+  func open(_ partition: Int32, lease: PartitionLeases.Lease, validUntil: UInt64) -> Bool {
     let started = ContinuousClock.now
     do {
       let storage = PostgresStorage(
@@ -263,7 +290,7 @@ public final class PartitionOwner: Sendable {
       let progress = try storage.inboxProgress()
       state.withLock {
         $0.owned[partition] = OwnedPartition(
-          lease: lease, storage: storage, store: store, progress: progress)
+          lease: lease, storage: storage, store: store, progress: progress, leaseValidUntil: validUntil)
       }
       logger.info(
         "partition taken",

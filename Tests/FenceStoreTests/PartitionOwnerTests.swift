@@ -165,6 +165,39 @@ struct PartitionOwnerTests {
     }
   }
 
+  /// An owner paused past its lease drops its partitions at its next pass, by its own clock,
+  /// even when nobody took them: it takes them again with a new token (recovered from the
+  /// database). One whose lease is still running keeps its token.
+  @Test func anOwnerPausedPastItsLeaseDropsItsPartitionsAndTakesThemWithANewToken() async throws {
+    try await offThePool {
+      try withPostgresDatabase("expiry") { settings in
+        let leases = try PartitionLeases(settings: settings)
+        defer { leases.close() }
+        let short = try PartitionOwner(
+          settings: settings, partitions: 2, name: "short", options: .init(leaseSeconds: 0.5, writers: 1))
+        short.runUntilIdle()
+        #expect(short.ownedPartitions == [0, 1])
+        let before = try leases.leases().mapValues(\.token)
+        usleep(700_000)
+        // Nobody took the partitions: the renewal alone would succeed with the old token.
+        short.runUntilIdle()
+        #expect(short.ownedPartitions == [0, 1])
+        #expect(try leases.leases().mapValues(\.token) == before.mapValues { $0 + 1 })
+        short.stop()
+
+        let long = try PartitionOwner(
+          settings: settings, partitions: 2, name: "long", options: .init(leaseSeconds: 30, writers: 1))
+        defer { long.stop() }
+        long.runUntilIdle()
+        let held = try leases.leases().mapValues(\.token)
+        usleep(700_000)
+        long.runUntilIdle()
+        #expect(long.ownedPartitions == [0, 1])
+        #expect(try leases.leases().mapValues(\.token) == held)
+      }
+    }
+  }
+
   @Test func aCommandTheEngineRefusesIsRecordedAsRefusedInEveryPartition() async throws {
     try await offThePool {
       try withPostgresDatabase("refusals") { settings in

@@ -161,12 +161,17 @@ import Testing
       #expect(events.map(\.line) == expectedLines)
 
       // From an older seq: the stored ones first, then it waits; closing the store ends it.
+      let seen = LockedValue(0)
       let replay = Task { () throws -> [Int64] in
         var seqs: [Int64] = []
-        for try await event in store.eventStream(after: finalSeq - 3) { seqs.append(event.seq) }
+        for try await event in store.eventStream(after: finalSeq - 3) {
+          seqs.append(event.seq)
+          seen.withLock { $0 += 1 }
+        }
         return seqs
       }
-      try await Task.sleep(for: .milliseconds(200))
+      // Closed once the stored ones were read (a fixed pause could close it before).
+      await Self.waitUntil { seen.withLock { $0 } == 3 }
       try store.close()
       #expect(try await replay.value == [finalSeq - 2, finalSeq - 1, finalSeq])
     }
@@ -175,15 +180,26 @@ import Testing
   @Test func aCancelledStreamEnds() async throws {
     try await withTemporaryDirectory("stream-cancel") { directory in
       let (store, reference) = try Self.storyStore(directory.path)
+      let seen = LockedValue(0)
       let reader = Task { () throws -> Int in
         var count = 0
-        for try await _ in store.eventStream(after: 0) { count += 1 }
+        for try await _ in store.eventStream(after: 0) {
+          count += 1
+          seen.withLock { $0 += 1 }
+        }
         return count
       }
-      try await Task.sleep(for: .milliseconds(200))
+      // Cancelled once every stored event was read, while it waits for more.
+      await Self.waitUntil { seen.withLock { $0 } == Int(reference.eventSeq) }
       reader.cancel()
       #expect(try await reader.value == Int(reference.eventSeq))
       try store.close()
     }
+  }
+
+  /// Yields every 10 ms until `condition` holds. No upper bound, as with the waits above: a
+  /// condition that never holds hangs, which the suite's time limit turns into a failure.
+  static func waitUntil(_ condition: () -> Bool) async {
+    while !condition() { try? await Task.sleep(for: .milliseconds(10)) }
   }
 }
