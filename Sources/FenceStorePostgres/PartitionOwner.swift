@@ -86,8 +86,8 @@ public final class PartitionOwner: Sendable {
     /// The last inbox seq executed.
     var progress: Int64
     /// When the lease runs out by this process's own clock (`DispatchTime` uptime
-    /// nanoseconds): the lease time after the last acquire or renewal was *sent*, so never later
-    /// than the server's expiry.
+    /// nanoseconds): the lease time after its last renewal was *sent* (one follows every
+    /// recovery), so never later than the server's expiry.
     var leaseValidUntil: UInt64
   }
 
@@ -250,10 +250,9 @@ public final class PartitionOwner: Sendable {
         let partition = Int32((offset + step) % count)
         guard owned[partition] == nil else { continue }
         if let lease = current[partition], lease.isLive, lease.owner != name { continue }
-        let sent = DispatchTime.now().uptimeNanoseconds
         guard let lease = try leases.acquire(partition, owner: name, seconds: options.leaseSeconds)
         else { continue }
-        if open(partition, lease: lease, validUntil: sent + leaseNanoseconds) { wanted -= 1 }
+        if open(partition, lease: lease) { wanted -= 1 }
       }
     } catch {
       logger.error("lease pass failed", metadata: ["owner": "\(name)", "error": "\(error)"])
@@ -278,7 +277,7 @@ public final class PartitionOwner: Sendable {
 
   /// Opens the store of a partition just leased; `false` (logged) when it cannot be recovered.
   @discardableResult
-  func open(_ partition: Int32, lease: PartitionLeases.Lease, validUntil: UInt64) -> Bool {
+  func open(_ partition: Int32, lease: PartitionLeases.Lease) -> Bool {
     let started = ContinuousClock.now
     do {
       let storage = PostgresStorage(
@@ -288,9 +287,21 @@ public final class PartitionOwner: Sendable {
       options.eventPartition = partition
       let store = try FenceStore(storage: storage, configuration: configuration, options: options)
       let progress = try storage.inboxProgress()
+      // The recovery may have taken longer than the lease: renewed now, the lease's end by this
+      // process's clock counts from here (or the next pass would drop it, and a recovery longer
+      // than the lease would repeat for ever).
+      let renewalSent = DispatchTime.now().uptimeNanoseconds
+      guard try leases.renew(lease, seconds: self.options.leaseSeconds) else {
+        try? store.close()
+        logger.notice(
+          "partition dropped",
+          metadata: ["owner": "\(name)", "partition": "\(partition)", "reason": "lease taken over while recovering"])
+        return false
+      }
       state.withLock {
         $0.owned[partition] = OwnedPartition(
-          lease: lease, storage: storage, store: store, progress: progress, leaseValidUntil: validUntil)
+          lease: lease, storage: storage, store: store, progress: progress,
+          leaseValidUntil: renewalSent + leaseNanoseconds)
       }
       logger.info(
         "partition taken",
