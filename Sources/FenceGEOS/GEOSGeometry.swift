@@ -32,9 +32,11 @@ package final class GEOSGeometry {
 
   /// A GEOS polygon with the same rings (exterior first, then holes).
   package convenience init(_ polygon: Polygon, context: GEOSContext) throws(GEOSError) {
-    let shift = Self.crossesAntimeridian(polygon.rings)
+    // Read once: a polygon may make its rings again from its edges at each read.
+    let rings = polygon.rings
+    let shift = Self.crossesAntimeridian(rings)
     self.init(
-      taking: try Self.makePolygon(polygon, shift: shift, context), context: context,
+      taking: try Self.makePolygon(rings, shift: shift, context), context: context,
       isShiftedEast: shift)
   }
 
@@ -44,10 +46,11 @@ package final class GEOSGeometry {
     parts.reserveCapacity(multiPolygon.polygons.count)
     var shifted = false
     for polygon in multiPolygon.polygons {
-      let shift = Self.crossesAntimeridian(polygon.rings)
+      let rings = polygon.rings
+      let shift = Self.crossesAntimeridian(rings)
       shifted = shifted || shift
       do {
-        parts.append(try Self.makePolygon(polygon, shift: shift, context))
+        parts.append(try Self.makePolygon(rings, shift: shift, context))
       } catch {
         for part in parts { GEOSGeom_destroy_r(context.handle, part) }
         throw error
@@ -112,16 +115,16 @@ package final class GEOSGeometry {
     return try context.check("GEOSCoordSeq_copyFromBuffer_r", sequence)
   }
 
-  /// A GEOS polygon from our rings.
-  static func makePolygon(_ polygon: Polygon, shift: Bool, _ context: GEOSContext)
+  /// A GEOS polygon from a polygon's rings (exterior first).
+  static func makePolygon(_ coordinates: [[Coordinate]], shift: Bool, _ context: GEOSContext)
     throws(GEOSError) -> OpaquePointer
   {
     var rings: [OpaquePointer?] = []
-    rings.reserveCapacity(polygon.rings.count)
+    rings.reserveCapacity(coordinates.count)
     func destroyRings() {
       for ring in rings { GEOSGeom_destroy_r(context.handle, ring) }
     }
-    for ring in polygon.rings {
+    for ring in coordinates {
       do {
         let sequence = try makeSequence(ring, shift: shift, context)
         // Takes ownership of the sequence, also when it fails.

@@ -64,6 +64,26 @@ final class EdgeIndex: Sendable {
   /// The number of indexed (non-degenerate) edges.
   var edgeCount: Int { edges.count / 4 }
 
+  /// The vertices of the edges as one chain: each edge's start, then the last edge's end. The
+  /// chain given when the index holds exactly one, not unwrapped, with no zero-length edge left
+  /// out (``Polygon`` keeps such a ring only here).
+  func singleChain() -> [Coordinate] {
+    let count = edgeCount
+    guard count > 0 else { return [] }
+    return [Coordinate](unsafeUninitializedCapacity: count + 1) { chain, initialized in
+      edges.withUnsafeBufferPointer { edges in
+        for i in 0..<count {
+          chain.initializeElement(
+            at: i, to: Coordinate(uncheckedLatitude: edges[4 &* i &+ 1], longitude: edges[4 &* i]))
+        }
+        chain.initializeElement(
+          at: count,
+          to: Coordinate(uncheckedLatitude: edges[4 &* count &- 1], longitude: edges[4 &* count &- 2]))
+      }
+      initialized = count + 1
+    }
+  }
+
   /// A longitude in the shape's frame.
   @inline(__always)
   static func frameLongitude(_ longitude: Double, unwrapped: Bool) -> Double {

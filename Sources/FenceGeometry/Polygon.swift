@@ -14,9 +14,14 @@
 /// Two indexes are built in the initializer, in O(*n*) time and memory for *n* vertices: the
 /// edges in ring order with a tree of chunk boxes for distances (`EdgeIndex`), and horizontal
 /// stripes for containment (`StripeIndex`). Copies of the value share them.
+///
+/// A polygon of one ring that the edge index holds exactly (not unwrapped, no zero-length
+/// edge left out) keeps its vertices only there: ``rings`` makes the ring again from the edges,
+/// the same values bit for bit. Other polygons keep their rings as given.
 public struct Polygon: Hashable, Sendable {
-  /// The exterior ring followed by the holes, each closed, as given.
-  public let rings: [[Coordinate]]
+  /// The rings as given; `nil` when they are one ring that ``index`` holds exactly (most fences:
+  /// a million 16-vertex polygons would hold each vertex twice, about 350 bytes a polygon).
+  private let givenRings: [[Coordinate]]?
   /// A box that holds the whole polygon (`west > east` when it crosses the antimeridian).
   public let boundingBox: BoundingBox
   /// The edges of all rings in ring order, with boxes of edge chunks.
@@ -46,22 +51,32 @@ public struct Polygon: Hashable, Sendable {
           shape: name, fault: .tooFewPoints(ring: index, distinct: distinct, required: 3))
       }
     }
-    self.rings = rings
     let index = EdgeIndex(chains: rings)
+    let heldByIndex = holes.isEmpty && !index.isUnwrapped && index.edgeCount == exterior.count - 1
+    self.givenRings = heldByIndex ? nil : rings
     self.index = index
     self.stripes = StripeIndex(parts: [index], colours: [0])
     self.boundingBox = index.boundingBox
   }
 
+  /// The exterior ring followed by the holes, each closed, as given.
+  ///
+  /// - Complexity: O(*n*) and one allocation for a polygon that keeps its vertices only in its
+  ///   edge index (see the type's notes); O(1) otherwise.
+  public var rings: [[Coordinate]] { givenRings ?? [index.singleChain()] }
   /// The exterior ring.
-  public var exterior: [Coordinate] { rings[0] }
+  public var exterior: [Coordinate] { givenRings?[0] ?? index.singleChain() }
   /// The holes.
-  public var holes: ArraySlice<[Coordinate]> { rings.dropFirst() }
+  public var holes: ArraySlice<[Coordinate]> { givenRings?.dropFirst() ?? [] }
   /// The number of vertices over all rings (closing positions included).
-  public var vertexCount: Int { rings.reduce(0) { $0 + $1.count } }
+  public var vertexCount: Int { givenRings?.reduce(0) { $0 + $1.count } ?? index.edgeCount + 1 }
+  /// Whether the rings are kept apart from the edge index (for tests of the storage).
+  var keepsRings: Bool { givenRings != nil }
   /// Whether the polygon was unwrapped because it crosses the antimeridian.
   public var crossesAntimeridian: Bool { index.isUnwrapped }
 
-  public static func == (lhs: Polygon, rhs: Polygon) -> Bool { lhs.rings == rhs.rings }
+  public static func == (lhs: Polygon, rhs: Polygon) -> Bool {
+    lhs.index === rhs.index || lhs.rings == rhs.rings
+  }
   public func hash(into hasher: inout Hasher) { hasher.combine(rings) }
 }

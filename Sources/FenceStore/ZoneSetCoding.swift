@@ -62,8 +62,9 @@ enum ZoneSetCoding {
           writer.u8(1)
           writer.varint(UInt64(multipolygon.polygons.count))
           for polygon in multipolygon.polygons {
-            writer.varint(UInt64(polygon.rings.count))
-            for ring in polygon.rings { writeCoordinates(ring, to: &writer) }
+            let rings = polygon.rings  // made again from the edges at each read: once
+            writer.varint(UInt64(rings.count))
+            for ring in rings { writeCoordinates(ring, to: &writer) }
           }
         }
       }

@@ -158,8 +158,9 @@ extension ZoneEvaluator {
           hash.combine(UInt64(2))
           hash.combine(UInt64(polygon.shape.polygons.count))
           for part in polygon.shape.polygons {
-            hash.combine(UInt64(part.rings.count))
-            for ring in part.rings { hash.combine(ring) }
+            let rings = part.rings  // made again from the edges at each read: once
+            hash.combine(UInt64(rings.count))
+            for ring in rings { hash.combine(ring) }
           }
         } else {
           hash.combine(UInt64(1))

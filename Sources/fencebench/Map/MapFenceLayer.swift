@@ -133,12 +133,12 @@ struct MapFenceLayer {
     case .polygon(let multi):
       var largest: (area: Double, rings: ArraySlice<[Double]>)?
       for polygon in multi.polygons {
-        guard let exterior = thin(polygon.rings[0], projection: p, tolerance: tolerance) else {
+        guard let exterior = thin(polygon.exterior, projection: p, tolerance: tolerance) else {
           continue
         }
         let first = item.rings.count
         item.rings.append(exterior)
-        for hole in polygon.rings.dropFirst() {
+        for hole in polygon.holes {
           if let ring = thin(hole, projection: p, tolerance: tolerance) { item.rings.append(ring) }
         }
         let box = bounds(exterior)

@@ -1,0 +1,67 @@
+import FenceTestSupport
+import Testing
+
+@testable import FenceGeometry
+
+/// A polygon of one ring that its edge index holds exactly keeps its vertices only there, and
+/// gives its ring back bit for bit; every other polygon keeps its rings as given.
+@Suite struct PolygonRingStorageTests {
+  /// The coordinates' bit patterns, so that -0.0 and 0.0 differ.
+  static func bits(_ rings: [[Coordinate]]) -> [[UInt64]] {
+    rings.map { ring in ring.flatMap { [$0.latitude.bitPattern, $0.longitude.bitPattern] } }
+  }
+
+  @Test func oneRingIsKeptOnlyInTheEdgeIndexAndComesBackBitForBit() throws {
+    var generator = SeededGenerator(seed: 11)
+    for count in [3, 16, 41, 1_000] {
+      let star = try starPolygon(
+        count: count, longitude: -74, latitude: 40.7, radius: 0.01, jagged: count > 16,
+        generator: &generator)
+      let given = star.rings
+      #expect(!star.keepsRings, "\(count) vertices")
+      #expect(given.count == 1)
+      #expect(given[0].count == count + 1)
+      #expect(star.vertexCount == count + 1)
+      #expect(star.holes.isEmpty)
+      // Made again by a polygon that keeps them: the same values, the same bits.
+      let again = try Polygon(exterior: given[0])
+      #expect(Self.bits(again.rings) == Self.bits(given))
+      #expect(again == star)
+      #expect(again.hashValue == star.hashValue)
+    }
+  }
+
+  @Test func signedZerosAndExactValuesSurvive() throws {
+    let exterior = [
+      lonLat(-0.0, -0.0), lonLat(0.1, 0.0), lonLat(0.1, 0.1), lonLat(-0.0, 0.1), lonLat(-0.0, -0.0),
+    ]
+    let square = try Polygon(exterior: exterior)
+    #expect(!square.keepsRings)
+    #expect(Self.bits(square.rings) == Self.bits([exterior]))
+    #expect(Self.bits([square.exterior]) == Self.bits([exterior]))
+  }
+
+  @Test func polygonsTheEdgesDoNotHoldExactlyKeepTheirRings() throws {
+    // A hole: two rings.
+    let holed = try polygon(
+      [(0, 0), (4, 0), (4, 4), (0, 4)], holes: [[(1, 1), (2, 1), (2, 2), (1, 2)]])
+    #expect(holed.keepsRings)
+    #expect(holed.rings == [ring([(0, 0), (4, 0), (4, 4), (0, 4)]), ring([(1, 1), (2, 1), (2, 2), (1, 2)])])
+    #expect(holed.holes.count == 1)
+    #expect(holed.vertexCount == 10)
+
+    // A repeated vertex: its zero-length edge is left out of the index.
+    let repeated = [lonLat(0, 0), lonLat(1, 0), lonLat(1, 0), lonLat(1, 1), lonLat(0, 0)]
+    let withRepeat = try Polygon(exterior: repeated)
+    #expect(withRepeat.keepsRings)
+    #expect(withRepeat.rings == [repeated])
+    #expect(withRepeat.vertexCount == 5)
+
+    // Across the antimeridian: the index holds longitudes shifted by 360.
+    let across = [lonLat(179, 0), lonLat(-179, 0), lonLat(-179, 1), lonLat(179, 1), lonLat(179, 0)]
+    let wrapped = try Polygon(exterior: across)
+    #expect(wrapped.crossesAntimeridian)
+    #expect(wrapped.keepsRings)
+    #expect(Self.bits(wrapped.rings) == Self.bits([across]))
+  }
+}
