@@ -28,23 +28,29 @@ struct ChunkTree: Sendable {
   static let maximumLevels = 9
 
   /// `minX, minY, maxX, maxY, cosMin, radius` per node, level 0 (the chunks) first, the root last.
+  /// Exactly as long as the nodes: a million small polygons would otherwise each hold room for
+  /// a node or two more.
   let nodes: ContiguousArray<Double>
-  /// The first node of each level, then the total node count: level `L` is nodes
-  /// `levelStarts[L] ..< levelStarts[L + 1]`. Empty when there are no edges.
-  let levelStarts: ContiguousArray<Int>
+  /// Level 0's node count (the chunks), and the number of levels (0 without edges). Where each
+  /// level starts follows from them (``withLevelStarts(_:)``): an array of them was a heap
+  /// block per polygon.
+  let chunkCount: Int32
+  let levelCount32: Int32
 
   /// Builds the tree over flat `x0, y0, x1, y1` edges, in O(*n*).
   init(edges: ContiguousArray<Double>) {
     let edgeCount = edges.count / 4
     var nodes = ContiguousArray<Double>()
-    var levelStarts = ContiguousArray<Int>()
+    var levelStarts: [Int] = []
     guard edgeCount > 0 else {
       self.nodes = nodes
-      self.levelStarts = levelStarts
+      chunkCount = 0
+      levelCount32 = 0
       return
     }
     let chunkCount = (edgeCount + Self.chunkSize - 1) / Self.chunkSize
-    nodes.reserveCapacity(Self.stride * (chunkCount + chunkCount / (Self.fanOut - 1) + 2))
+    precondition(chunkCount < Int(Int32.max), "too many edges for a chunk tree")
+    nodes.reserveCapacity(Self.stride * Self.nodeCount(chunks: chunkCount))
     func append(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double) {
       let polar = max(abs(minY), abs(maxY))
       let equatorial = minY > 0 ? minY : (maxY < 0 ? -maxY : 0)
@@ -94,9 +100,39 @@ struct ChunkTree: Sendable {
     levelStarts.append(levelStart + levelCount)
     precondition(levelStarts.count - 1 <= Self.maximumLevels, "chunk tree too deep")
     self.nodes = nodes
-    self.levelStarts = levelStarts
+    self.chunkCount = Int32(chunkCount)
+    levelCount32 = Int32(levelStarts.count - 1)
   }
 
   /// The number of levels (0 without edges); the root is the one node of the last level.
-  var levelCount: Int { max(0, levelStarts.count - 1) }
+  var levelCount: Int { Int(levelCount32) }
+
+  /// The nodes of a tree over `chunks` chunks, all levels.
+  static func nodeCount(chunks: Int) -> Int {
+    var count = chunks
+    var total = chunks
+    while count > 1 {
+      count = (count + fanOut - 1) / fanOut
+      total += count
+    }
+    return total
+  }
+
+  /// Calls `body` with the first node of each level, then the total node count: level `L` is
+  /// nodes `starts[L] ..< starts[L + 1]` (`levelCount + 1` values; empty without edges). Made
+  /// on the stack from ``chunkCount``, as the build laid the levels out.
+  @inline(__always)
+  func withLevelStarts<R>(_ body: (UnsafeBufferPointer<Int>) throws -> R) rethrows -> R {
+    try withUnsafeTemporaryAllocation(of: Int.self, capacity: Self.maximumLevels + 1) { starts in
+      let levels = levelCount
+      guard levels > 0 else { return try body(UnsafeBufferPointer(start: starts.baseAddress, count: 0)) }
+      var count = Int(chunkCount)
+      starts[0] = 0
+      for level in 0..<levels {
+        starts[level + 1] = starts[level] + count
+        count = (count + Self.fanOut - 1) / Self.fanOut
+      }
+      return try body(UnsafeBufferPointer(start: starts.baseAddress, count: levels + 1))
+    }
+  }
 }

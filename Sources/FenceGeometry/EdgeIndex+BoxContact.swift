@@ -50,7 +50,7 @@ extension EdgeIndex {
 
     return edges.withUnsafeBufferPointer { e in
       tree.nodes.withUnsafeBufferPointer { nodes in
-        tree.levelStarts.withUnsafeBufferPointer { starts in
+        tree.withLevelStarts { starts in
           @inline(__always)
           func nodeMeets(_ n: Int) -> Bool {
             let i = stride * n

@@ -64,7 +64,7 @@ extension EdgeIndex {
 
     return edges.withUnsafeBufferPointer { e in
       tree.nodes.withUnsafeBufferPointer { nodes in
-        tree.levelStarts.withUnsafeBufferPointer { starts in
+        tree.withLevelStarts { starts in
           // The plane's lower bound of each edge of the current chunk, from the first pass.
           withUnsafeTemporaryAllocation(of: Double.self, capacity: chunkSize) { lowerBounds in
             withUnsafeTemporaryAllocation(
@@ -281,7 +281,8 @@ extension MultiPolygon {
     let p = probe.position
     let window = DegreeWindow(bound.plane, limit: limit)
     func lowerBound(_ index: EdgeIndex) -> Double {
-      guard let end = index.tree.levelStarts.last, end > 0 else { return .infinity }
+      let end = index.tree.nodes.count / ChunkTree.stride
+      guard end > 0 else { return .infinity }
       return index.tree.nodes.withUnsafeBufferPointer { nodes in
         window.excludes(node: end - 1, of: nodes) ? .infinity : bound.metres(node: end - 1, of: nodes)
       }

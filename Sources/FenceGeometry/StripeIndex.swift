@@ -25,7 +25,9 @@ final class StripeIndex: Sendable {
   let stripeCount: Int
   /// Stripes per degree of latitude (0 when there is a single stripe).
   let stripeScale: Double
-  /// `stripeCount + 1` offsets into the entries.
+  /// `stripeCount + 1` offsets into the entries; empty when one stripe holds every edge of one
+  /// part (its entries are then all the edges: most small polygons, which would otherwise each
+  /// hold a two-value array).
   let offsets: ContiguousArray<Int32>
   /// `x0, y0, x1, y1` per edge: one part's own edges (shared with its ``EdgeIndex``), or every
   /// part's, one part after the other.
@@ -122,7 +124,7 @@ final class StripeIndex: Sendable {
     precondition(edgeCount < Int(UInt32.max), "too many edges")
     // One stripe over one part: its entries are its edges in their order, no numbers needed.
     if stripes == 1, parts.count == 1 {
-      offsets = [0, Int32(edgeCount)]
+      offsets = []
       edgeNumbers = []
       return
     }
@@ -221,7 +223,7 @@ final class StripeIndex: Sendable {
       edges.withUnsafeBufferPointer { e in
         colours.withUnsafeBufferPointer { c in
           edgeNumbers.withUnsafeBufferPointer { n in
-            let entries = Int(o[s])..<Int(o[s + 1])
+            let entries = o.isEmpty ? 0..<(e.count / 4) : Int(o[s])..<Int(o[s + 1])
             if n.isEmpty {
               return Self.crossingParities(x: x, y: y, edges: e, colours: c, entries: entries) { $0 }
             }

@@ -27,7 +27,7 @@ import Testing
     }
   }
 
-  /// One stripe over one part needs no numbers: entry k is edge k.
+  /// One stripe over one part needs no numbers and no offsets: entry k is edge k.
   @Test func smallPolygonsNeedNoNumbers() throws {
     var generator = SeededGenerator(seed: 6)
     let star = try starPolygon(
@@ -35,7 +35,15 @@ import Testing
       generator: &generator)
     #expect(star.stripes.stripeCount == 1)
     #expect(star.stripes.edgeNumbers.isEmpty)
-    #expect(star.stripes.offsets == [0, 16])
+    #expect(star.stripes.offsets.isEmpty)
+    // Every edge is read: the centre is covered, points beyond each vertex are not.
+    #expect(star.contains(latitude: 40.7, longitude: -74))
+    for coordinate in star.exterior.dropLast() {
+      let outward = (coordinate.latitude - 40.7, coordinate.longitude + 74)
+      #expect(
+        !star.contains(
+          latitude: 40.7 + 1.5 * outward.0, longitude: -74 + 1.5 * outward.1))
+    }
   }
 
   /// Several parts: their edges joined, part after part, each with its part's colour.
