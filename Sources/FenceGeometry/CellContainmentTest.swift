@@ -147,11 +147,8 @@ extension MultiPolygon {
         meetingBox: cell.west, cell.south, cell.east, cell.north, margin: margin
       ) { k in
         guard edges.count - start < edgeLimit else { return true }
-        let i = 4 * k
-        edges.append(
-          CellEdge(
-            ax: index.edges[i], ay: index.edges[i + 1], bx: index.edges[i + 2],
-            by: index.edges[i + 3]))
+        let (ax, ay, bx, by) = index.edge(k)
+        edges.append(CellEdge(ax: ax, ay: ay, bx: bx, by: by))
         colours.append(colour)
         return false
       }

@@ -37,9 +37,9 @@ struct ChunkTree: Sendable {
   let chunkCount: Int32
   let levelCount32: Int32
 
-  /// Builds the tree over flat `x0, y0, x1, y1` edges, in O(*n*).
-  init(edges: ContiguousArray<Double>) {
-    let edgeCount = edges.count / 4
+  /// Builds the tree over flat edges at `stride` (see ``EdgeIndex/edgeStride``), in O(*n*).
+  init(edges: ContiguousArray<Double>, stride: Int) {
+    let edgeCount = EdgeIndex.edgeCount(values: edges.count, stride: stride)
     var nodes = ContiguousArray<Double>()
     var levelStarts: [Int] = []
     guard edgeCount > 0 else {
@@ -68,10 +68,11 @@ struct ChunkTree: Sendable {
       var maxX = -Double.infinity
       var maxY = -Double.infinity
       for e in (chunk * Self.chunkSize)..<min(edgeCount, (chunk + 1) * Self.chunkSize) {
-        minX = min(minX, edges[4 * e], edges[4 * e + 2])
-        maxX = max(maxX, edges[4 * e], edges[4 * e + 2])
-        minY = min(minY, edges[4 * e + 1], edges[4 * e + 3])
-        maxY = max(maxY, edges[4 * e + 1], edges[4 * e + 3])
+        let i = stride * e
+        minX = min(minX, edges[i], edges[i + 2])
+        maxX = max(maxX, edges[i], edges[i + 2])
+        minY = min(minY, edges[i + 1], edges[i + 3])
+        maxY = max(maxY, edges[i + 1], edges[i + 3])
       }
       append(minX, minY, maxX, maxY)
     }

@@ -44,6 +44,7 @@ extension EdgeIndex {
     let x1 = maxX + margin
     let y1 = maxY + margin
     let edgeCount = self.edgeCount
+    let edgeStride = self.edgeStride
     let chunkSize = ChunkTree.chunkSize
     let fanOut = ChunkTree.fanOut
     let stride = ChunkTree.stride
@@ -59,9 +60,9 @@ extension EdgeIndex {
           }
           @inline(__always)
           func edgeMeets(_ k: Int) -> Bool {
-            EdgeIndex.edge(
-              ax: e[4 * k], ay: e[4 * k + 1], bx: e[4 * k + 2], by: e[4 * k + 3],
-              meetsBox: x0, y0, x1, y1)
+            let i = edgeStride &* k
+            return EdgeIndex.edge(
+              ax: e[i], ay: e[i + 1], bx: e[i + 2], by: e[i + 3], meetsBox: x0, y0, x1, y1)
           }
           // Pending (level, node) pairs: fanOut - 1 siblings wait per level at most, plus one.
           return withUnsafeTemporaryAllocation(

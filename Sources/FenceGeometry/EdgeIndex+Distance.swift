@@ -41,6 +41,7 @@ extension EdgeIndex {
     let x = p.longitude
     let y = p.latitude
     let edgeCount = self.edgeCount
+    let edgeStride = self.edgeStride
     let chunkSize = ChunkTree.chunkSize
     let fanOut = ChunkTree.fanOut
 
@@ -92,7 +93,7 @@ extension EdgeIndex {
                   let end = min(edgeCount, first + chunkSize)
                   if usePlaneFilter {
                     for k in first..<end {
-                      let i = 4 * k
+                      let i = edgeStride &* k
                       let (ax, ay, bx, by) = (e[i], e[i + 1], e[i + 2], e[i + 3])
                       let planar = plane.midLatitudeDistanceSquared(ax: ax, ay: ay, bx: bx, by: by)
                         .squareRoot()
@@ -103,7 +104,7 @@ extension EdgeIndex {
                   }
                   for k in first..<end {
                     if usePlaneFilter && lowerBounds[k - first] > best { continue }
-                    let i = 4 * k
+                    let i = edgeStride &* k
                     let d = SegmentDistance.metres(
                       from: p, ax: e[i], ay: e[i + 1], bx: e[i + 2], by: e[i + 3], plane: plane)
                     found = min(found, d)
@@ -319,12 +320,9 @@ extension Polygon {
   package func distanceToBoundaryByScanning(from p: Position) -> Double {
     let plane = LocalPlane(p)
     var best = Double.infinity
-    let e = index.edges
-    for i in stride(from: 0, to: e.count, by: 4) {
-      best = min(
-        best,
-        SegmentDistance.metres(
-          from: p, ax: e[i], ay: e[i + 1], bx: e[i + 2], by: e[i + 3], plane: plane))
+    for k in 0..<index.edgeCount {
+      let (ax, ay, bx, by) = index.edge(k)
+      best = min(best, SegmentDistance.metres(from: p, ax: ax, ay: ay, bx: bx, by: by, plane: plane))
     }
     return best
   }

@@ -15,8 +15,13 @@
 final class EdgeIndex: Sendable {
   /// Whether longitudes were unwrapped into [0, 360] because the shape crosses the antimeridian.
   let isUnwrapped: Bool
-  /// `x0, y0, x1, y1` per edge (longitude, latitude in the frame), zero-length edges left out.
+  /// The edges (longitude, latitude in the frame), zero-length edges left out: edge `k` is
+  /// `edges[s * k ..< s * k + 4]` as `x0, y0, x1, y1`, for the stride `s` = ``edgeStride``.
   let edges: ContiguousArray<Double>
+  /// Doubles from one edge's start to the next's: 2 when the edges are one chain of vertices
+  /// (each edge ends where the next starts, so the array holds each vertex once: a ring, a
+  /// polyline, with no zero-length edge), 4 otherwise (each edge's four values).
+  let edgeStride: Int
   /// The frame's extent of all edges.
   let minX: Double
   let maxX: Double
@@ -30,12 +35,37 @@ final class EdgeIndex: Sendable {
   init(chains: [[Coordinate]]) {
     let unwrap = EdgeIndex.crossesAntimeridian(chains)
     isUnwrapped = unwrap
-    var edges: ContiguousArray<Double> = []
-    edges.reserveCapacity(4 * chains.reduce(0) { $0 + max(0, $1.count - 1) })
     var minX = Double.infinity
     var maxX = -Double.infinity
     var minY = Double.infinity
     var maxY = -Double.infinity
+    // One chain without a zero-length edge is stored as its vertices (stride 2).
+    let chained = chains.filter { $0.count >= 2 }
+    if chained.count == 1, !EdgeIndex.hasZeroLengthEdge(chained[0], unwrapped: unwrap) {
+      let chain = chained[0]
+      var points: ContiguousArray<Double> = []
+      points.reserveCapacity(2 * chain.count)
+      for vertex in chain {
+        let x = EdgeIndex.frameLongitude(vertex.longitude, unwrapped: unwrap)
+        let y = vertex.latitude
+        points.append(x)
+        points.append(y)
+        minX = min(minX, x)
+        maxX = max(maxX, x)
+        minY = min(minY, y)
+        maxY = max(maxY, y)
+      }
+      self.edges = points
+      edgeStride = 2
+      self.minX = minX
+      self.maxX = maxX
+      self.minY = minY
+      self.maxY = maxY
+      self.tree = ChunkTree(edges: points, stride: 2)
+      return
+    }
+    var edges: ContiguousArray<Double> = []
+    edges.reserveCapacity(4 * chains.reduce(0) { $0 + max(0, $1.count - 1) })
     for chain in chains where chain.count >= 2 {
       for i in 0..<(chain.count - 1) {
         let x0 = EdgeIndex.frameLongitude(chain[i].longitude, unwrapped: unwrap)
@@ -54,31 +84,60 @@ final class EdgeIndex: Sendable {
       }
     }
     self.edges = edges
+    edgeStride = 4
     self.minX = minX
     self.maxX = maxX
     self.minY = minY
     self.maxY = maxY
-    self.tree = ChunkTree(edges: edges)
+    self.tree = ChunkTree(edges: edges, stride: 4)
+  }
+
+  /// Whether two consecutive vertices of `chain` are the same point in the frame (an edge the
+  /// index leaves out).
+  static func hasZeroLengthEdge(_ chain: [Coordinate], unwrapped: Bool) -> Bool {
+    for i in 0..<(chain.count - 1) {
+      if frameLongitude(chain[i].longitude, unwrapped: unwrapped)
+        == frameLongitude(chain[i + 1].longitude, unwrapped: unwrapped)
+        && chain[i].latitude == chain[i + 1].latitude
+      {
+        return true
+      }
+    }
+    return false
   }
 
   /// The number of indexed (non-degenerate) edges.
-  var edgeCount: Int { edges.count / 4 }
+  var edgeCount: Int { EdgeIndex.edgeCount(values: edges.count, stride: edgeStride) }
+
+  /// The number of edges in `values` doubles at stride `stride` (see ``edgeStride``).
+  @inline(__always)
+  static func edgeCount(values: Int, stride: Int) -> Int {
+    stride == 4 ? values / 4 : max(0, values / 2 - 1)
+  }
+
+  /// Edge `k` as `x0, y0, x1, y1` in the frame.
+  func edge(_ k: Int) -> (Double, Double, Double, Double) {
+    let i = edgeStride * k
+    return (edges[i], edges[i + 1], edges[i + 2], edges[i + 3])
+  }
 
   /// The vertices of the edges as one chain: each edge's start, then the last edge's end. The
   /// chain given when the index holds exactly one, not unwrapped, with no zero-length edge left
   /// out (``Polygon`` keeps such a ring only here).
   func singleChain() -> [Coordinate] {
     let count = edgeCount
+    let s = edgeStride
     guard count > 0 else { return [] }
     return [Coordinate](unsafeUninitializedCapacity: count + 1) { chain, initialized in
       edges.withUnsafeBufferPointer { edges in
         for i in 0..<count {
           chain.initializeElement(
-            at: i, to: Coordinate(uncheckedLatitude: edges[4 &* i &+ 1], longitude: edges[4 &* i]))
+            at: i, to: Coordinate(uncheckedLatitude: edges[s &* i &+ 1], longitude: edges[s &* i]))
         }
+        let last = s &* (count &- 1)
         chain.initializeElement(
           at: count,
-          to: Coordinate(uncheckedLatitude: edges[4 &* count &- 1], longitude: edges[4 &* count &- 2]))
+          to: Coordinate(uncheckedLatitude: edges[last &+ 3], longitude: edges[last &+ 2]))
       }
       initialized = count + 1
     }

@@ -77,6 +77,7 @@ extension EdgeIndex {
   /// Appends the side changes of `m` over the chain of edges (a polyline's), unsorted.
   fileprivate func appendCrossings(of m: Movement, into out: inout [GeolineCrossing]) {
     let edgeCount = self.edgeCount
+    let s = edgeStride
     guard edgeCount > 0 else { return }
     let mx = m.bx - m.ax
     let my = m.by - m.ay
@@ -87,8 +88,8 @@ extension EdgeIndex {
 
     edges.withUnsafeBufferPointer { e in
       // Vertex k of the chain (edges are consecutive: edge k runs from vertex k to k + 1).
-      func vx(_ k: Int) -> Double { k < edgeCount ? e[4 * k] : e[4 * (k - 1) + 2] }
-      func vy(_ k: Int) -> Double { k < edgeCount ? e[4 * k + 1] : e[4 * (k - 1) + 3] }
+      func vx(_ k: Int) -> Double { k < edgeCount ? e[s * k] : e[s * (k - 1) + 2] }
+      func vy(_ k: Int) -> Double { k < edgeCount ? e[s * k + 1] : e[s * (k - 1) + 3] }
 
       /// Whether the direction from vertex k towards (tx, ty) is on the left (on-line = left).
       func isLeft(vertex k: Int, towardX tx: Double, y ty: Double) -> Bool {
@@ -156,10 +157,10 @@ extension EdgeIndex {
       }
 
       for i in 0..<edgeCount {
-        let sx = e[4 * i]
-        let sy = e[4 * i + 1]
-        let tx = e[4 * i + 2]
-        let ty = e[4 * i + 3]
+        let sx = e[s * i]
+        let sy = e[s * i + 1]
+        let tx = e[s * i + 2]
+        let ty = e[s * i + 3]
         if max(sx, tx) < lowX || min(sx, tx) > highX || max(sy, ty) < lowY || min(sy, ty) > highY {
           continue
         }

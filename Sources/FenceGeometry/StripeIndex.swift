@@ -29,9 +29,11 @@ final class StripeIndex: Sendable {
   /// part (its entries are then all the edges: most small polygons, which would otherwise each
   /// hold a two-value array).
   let offsets: ContiguousArray<Int32>
-  /// `x0, y0, x1, y1` per edge: one part's own edges (shared with its ``EdgeIndex``), or every
-  /// part's, one part after the other.
+  /// The edges at ``edgeStride``: one part's own (shared with its ``EdgeIndex``, at its
+  /// stride), or every part's, one part after the other, `x0, y0, x1, y1` each (stride 4).
   let edges: ContiguousArray<Double>
+  /// See ``EdgeIndex/edgeStride``.
+  let edgeStride: Int
   /// The entries: per stripe, the numbers of its edges in `edges`. Empty when one stripe holds
   /// every edge of one part: entry `k` is then edge `k`.
   let edgeNumbers: ContiguousArray<UInt32>
@@ -72,8 +74,9 @@ final class StripeIndex: Sendable {
       minY = min(minY, part.minY)
       maxY = max(maxY, part.maxY)
       edgeCount += part.edgeCount
+      let s = part.edgeStride
       part.edges.withUnsafeBufferPointer { e in
-        for i in stride(from: 0, to: e.count, by: 4) { heightSum += abs(e[i + 3] - e[i + 1]) }
+        for k in 0..<part.edgeCount { heightSum += abs(e[s * k + 3] - e[s * k + 1]) }
       }
     }
     self.minX = minX
@@ -105,6 +108,7 @@ final class StripeIndex: Sendable {
     if parts.count == 1 {
       let count = parts[0].edgeCount
       edges = parts[0].edges
+      edgeStride = parts[0].edgeStride
       colours =
         partColours[0] == 0 && count <= StripeIndex.zeroColours.count
         ? StripeIndex.zeroColours
@@ -115,10 +119,21 @@ final class StripeIndex: Sendable {
       var edgeColours = ContiguousArray<UInt8>()
       edgeColours.reserveCapacity(edgeCount)
       for (part, colour) in zip(parts, partColours) {
-        joined.append(contentsOf: part.edges)
+        if part.edgeStride == 4 {
+          joined.append(contentsOf: part.edges)
+        } else {
+          for k in 0..<part.edgeCount {
+            let (x0, y0, x1, y1) = part.edge(k)
+            joined.append(x0)
+            joined.append(y0)
+            joined.append(x1)
+            joined.append(y1)
+          }
+        }
         edgeColours.append(contentsOf: repeatElement(colour, count: part.edgeCount))
       }
       edges = joined
+      edgeStride = 4
       colours = edgeColours
     }
     precondition(edgeCount < Int(UInt32.max), "too many edges")
@@ -129,8 +144,10 @@ final class StripeIndex: Sendable {
       return
     }
     var counts = ContiguousArray<Int>(repeating: 0, count: stripes + 1)
+    let edgeStride = self.edgeStride
     edges.withUnsafeBufferPointer { e in
-      for i in stride(from: 0, to: e.count, by: 4) {
+      for k in 0..<edgeCount {
+        let i = edgeStride * k
         for s in stripeRange(e[i + 1], e[i + 3]) { counts[s + 1] += 1 }
       }
     }
@@ -140,9 +157,10 @@ final class StripeIndex: Sendable {
     var next = counts
     var numbers = ContiguousArray<UInt32>(repeating: 0, count: total)
     edges.withUnsafeBufferPointer { e in
-      for i in stride(from: 0, to: e.count, by: 4) {
+      for k in 0..<edgeCount {
+        let i = edgeStride * k
         for s in stripeRange(e[i + 1], e[i + 3]) {
-          numbers[next[s]] = UInt32(i / 4)
+          numbers[next[s]] = UInt32(k)
           next[s] += 1
         }
       }
@@ -223,13 +241,16 @@ final class StripeIndex: Sendable {
       edges.withUnsafeBufferPointer { e in
         colours.withUnsafeBufferPointer { c in
           edgeNumbers.withUnsafeBufferPointer { n in
-            let entries = o.isEmpty ? 0..<(e.count / 4) : Int(o[s])..<Int(o[s + 1])
+            let stride = edgeStride
+            let entries =
+              o.isEmpty
+              ? 0..<EdgeIndex.edgeCount(values: e.count, stride: stride) : Int(o[s])..<Int(o[s + 1])
             if n.isEmpty {
-              return Self.crossingParities(x: x, y: y, edges: e, colours: c, entries: entries) { $0 }
+              return Self.crossingParities(
+                x: x, y: y, edges: e, stride: stride, colours: c, entries: entries) { $0 }
             }
-            return Self.crossingParities(x: x, y: y, edges: e, colours: c, entries: entries) {
-              Int(n[$0])
-            }
+            return Self.crossingParities(
+              x: x, y: y, edges: e, stride: stride, colours: c, entries: entries) { Int(n[$0]) }
           }
         }
       }
@@ -239,13 +260,13 @@ final class StripeIndex: Sendable {
   /// ``crossingParities(x:y:)`` over the entries given, `edge` giving each entry's edge.
   @inline(__always)
   private static func crossingParities(
-    x: Double, y: Double, edges e: UnsafeBufferPointer<Double>,
+    x: Double, y: Double, edges e: UnsafeBufferPointer<Double>, stride: Int,
     colours c: UnsafeBufferPointer<UInt8>, entries: Range<Int>, edge: (Int) -> Int
   ) -> UInt64? {
     var parity: UInt64 = 0
     for k in entries {
       let number = edge(k)
-      let i = 4 * number
+      let i = stride &* number
       let ay = e[i + 1]
       let by = e[i + 3]
       if (ay > y && by > y) || (ay < y && by < y) { continue }

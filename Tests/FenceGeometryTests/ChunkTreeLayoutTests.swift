@@ -6,17 +6,26 @@ import Testing
 /// Checked against the layout itself: each level's nodes box exactly its children (or, at
 /// level 0, its chunk's edges), the last level is one root, and the nodes fill the array.
 @Suite struct ChunkTreeLayoutTests {
-  /// A zigzag of `count` edges, each edge's ends distinct.
-  static func edges(_ count: Int) -> ContiguousArray<Double> {
+  /// A zigzag of `count` edges, each edge's ends distinct: its `x0, y0, x1, y1` per edge
+  /// (stride 4), or its vertices (stride 2).
+  static func edges(_ count: Int, stride: Int) -> ContiguousArray<Double> {
+    func vertex(_ i: Int) -> [Double] { [Double(i) * 0.001, Double(i % 7) * 0.002] }
     var edges = ContiguousArray<Double>()
-    for i in 0..<count {
-      let x0 = Double(i) * 0.001
-      let y0 = Double(i % 7) * 0.002
-      let x1 = Double(i + 1) * 0.001
-      let y1 = Double((i + 1) % 7) * 0.002
-      edges.append(contentsOf: [x0, y0, x1, y1])
+    if stride == 2 {
+      for i in 0...count { edges.append(contentsOf: vertex(i)) }
+    } else {
+      for i in 0..<count { edges.append(contentsOf: vertex(i) + vertex(i + 1)) }
     }
     return edges
+  }
+
+  /// The box (`minX, minY, maxX, maxY`) of some boxes.
+  static func union(_ boxes: [[Double]]) -> [Double] {
+    let minX = boxes.map { $0[0] }.min()!
+    let minY = boxes.map { $0[1] }.min()!
+    let maxX = boxes.map { $0[2] }.max()!
+    let maxY = boxes.map { $0[3] }.max()!
+    return [minX, minY, maxX, maxY]
   }
 
   /// `minX, minY, maxX, maxY` of node `n`.
@@ -24,10 +33,11 @@ import Testing
     Array(tree.nodes[(ChunkTree.stride * n)..<(ChunkTree.stride * n + 4)])
   }
 
-  @Test(arguments: [1, 7, 8, 9, 16, 64, 65, 512, 513, 4_097])
-  func levelStartsFollowFromTheChunkCount(edgeCount: Int) {
-    let edges = Self.edges(edgeCount)
-    let tree = ChunkTree(edges: edges)
+  @Test(arguments: [1, 7, 8, 9, 16, 64, 65, 512, 513, 4_097], [2, 4])
+  func levelStartsFollowFromTheChunkCount(edgeCount: Int, stride: Int) {
+    let edges = Self.edges(edgeCount, stride: stride)
+    #expect(EdgeIndex.edgeCount(values: edges.count, stride: stride) == edgeCount)
+    let tree = ChunkTree(edges: edges, stride: stride)
     let chunks = (edgeCount + 7) / 8
     #expect(Int(tree.chunkCount) == chunks)
     let starts = tree.withLevelStarts { Array($0) }
@@ -40,9 +50,14 @@ import Testing
     // Level 0: each chunk's box is its edges' box.
     for chunk in 0..<chunks {
       let range = (8 * chunk)..<min(edgeCount, 8 * chunk + 8)
-      let xs = range.flatMap { [edges[4 * $0], edges[4 * $0 + 2]] }
-      let ys = range.flatMap { [edges[4 * $0 + 1], edges[4 * $0 + 3]] }
-      #expect(Self.box(tree, chunk) == [xs.min()!, ys.min()!, xs.max()!, ys.max()!])
+      let boxes = range.map { k -> [Double] in
+        let i = stride * k
+        return [
+          min(edges[i], edges[i + 2]), min(edges[i + 1], edges[i + 3]),
+          max(edges[i], edges[i + 2]), max(edges[i + 1], edges[i + 3]),
+        ]
+      }
+      #expect(Self.box(tree, chunk) == Self.union(boxes))
     }
     // Higher levels: node k of a level boxes nodes 8k ..< 8k + 8 of the level below.
     for level in 1..<starts.count - 1 {
@@ -50,17 +65,13 @@ import Testing
       for k in 0..<(starts[level + 1] - starts[level]) {
         let children = (below.lowerBound + 8 * k)..<min(below.upperBound, below.lowerBound + 8 * k + 8)
         let boxes = children.map { Self.box(tree, $0) }
-        #expect(
-          Self.box(tree, starts[level] + k) == [
-            boxes.map { $0[0] }.min()!, boxes.map { $0[1] }.min()!, boxes.map { $0[2] }.max()!,
-            boxes.map { $0[3] }.max()!,
-          ])
+        #expect(Self.box(tree, starts[level] + k) == Self.union(boxes))
       }
     }
   }
 
   @Test func noEdgesNoLevels() {
-    let tree = ChunkTree(edges: [])
+    let tree = ChunkTree(edges: [], stride: 4)
     #expect(tree.levelCount == 0)
     #expect(tree.withLevelStarts { $0.count } == 0)
     #expect(tree.nodes.isEmpty)

@@ -64,4 +64,33 @@ import Testing
     #expect(wrapped.keepsRings)
     #expect(Self.bits(wrapped.rings) == Self.bits([across]))
   }
+
+  /// The edge index holds one chain without a zero-length edge as its vertices (each once,
+  /// stride 2), anything else as four values per edge; both give the same edges.
+  @Test func edgeIndexStridesGiveTheSameEdges() throws {
+    let square = ring([(0, 0), (1, 0), (1, 1), (0, 1)])
+    let single = try Polygon(exterior: square)
+    #expect(single.index.edgeStride == 2)
+    #expect(single.index.edges.count == 2 * 5)
+    let holed = try Polygon(exterior: square, holes: [ring([(0.25, 0.25), (0.5, 0.25), (0.5, 0.5)])])
+    #expect(holed.index.edgeStride == 4)
+    let repeated = [lonLat(0, 0), lonLat(1, 0), lonLat(1, 0), lonLat(1, 1), lonLat(0, 1), lonLat(0, 0)]
+    let withRepeat = try Polygon(exterior: repeated)
+    #expect(withRepeat.index.edgeStride == 4)
+    for polygon in [single, holed, withRepeat] {
+      #expect((0..<4).map { Self.edgeBits(polygon.index.edge($0)) } == Self.squareEdges)
+    }
+    #expect(holed.index.edgeCount == 7)
+    #expect(withRepeat.index.edgeCount == 4)
+    // A polyline is one chain too.
+    let line = try Polyline([lonLat(0, 0), lonLat(1, 0), lonLat(1, 1)])
+    #expect(line.index.edgeStride == 2)
+    #expect(line.index.edgeCount == 2)
+  }
+
+  static func edgeBits(_ edge: (Double, Double, Double, Double)) -> [Double] {
+    [edge.0, edge.1, edge.2, edge.3]
+  }
+
+  static let squareEdges: [[Double]] = [[0, 0, 1, 0], [1, 0, 1, 1], [1, 1, 0, 1], [0, 1, 0, 0]]
 }

@@ -14,8 +14,11 @@ import Testing
     let stripes = star.stripes
     let edgeCount = star.index.edgeCount
     #expect(edgeCount == 1_000)
-    // The edges once (those of the polygon's edge index), the numbers per stripe.
-    #expect(stripes.edges.count == 4 * edgeCount)
+    // The edges once (those of the polygon's edge index, each vertex once), the numbers per
+    // stripe.
+    #expect(star.index.edgeStride == 2)
+    #expect(stripes.edgeStride == 2)
+    #expect(stripes.edges.count == 2 * (edgeCount + 1))
     #expect(stripes.edges == star.index.edges)
     #expect(stripes.stripeCount > 1)
     #expect(stripes.edgeNumbers.count == Int(stripes.offsets[stripes.stripeCount]))
@@ -57,9 +60,17 @@ import Testing
       generator: &generator)
     let both = try MultiPolygon([west, east])
     let stripes = try #require(both.stripes)
+    // Joined as four values per edge, whatever the parts' strides.
+    #expect(stripes.edgeStride == 4)
     #expect(stripes.edges.count == 4 * 300)
-    #expect(Array(stripes.edges.prefix(400)) == Array(west.index.edges))
-    #expect(Array(stripes.edges.suffix(800)) == Array(east.index.edges))
+    let partEdges = (0..<100).flatMap { k -> [Double] in
+      let (x0, y0, x1, y1) = west.index.edge(k)
+      return [x0, y0, x1, y1]
+    } + (0..<200).flatMap { k -> [Double] in
+      let (x0, y0, x1, y1) = east.index.edge(k)
+      return [x0, y0, x1, y1]
+    }
+    #expect(Array(stripes.edges) == partEdges)
     #expect(stripes.colours.count == 300)
     #expect(both.contains(latitude: 40.7, longitude: -74.5))
     #expect(both.contains(latitude: 40.7, longitude: -73.5))
