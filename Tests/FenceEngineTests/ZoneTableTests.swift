@@ -44,6 +44,37 @@ import Testing
     #expect(evaluator.zone(id: "absent") == nil)
   }
 
+  /// The zone table keeps only `exitOnRemove` and the rules v2 box of a zone's rules; the rest
+  /// comes back from the zone's core. Every rule, set and unset, must survive that.
+  @Test func rulesComeBackExactlyAsAdded() throws {
+    var variants: [ZoneRules] = [
+      .default,
+      ZoneRules(minimumRetriggerTime: 30.5, dwell: 0.25),
+      ZoneRules(dwell: nil, checkOut: false, initialTrigger: false),
+      ZoneRules(checkOut: false, initialTrigger: true),
+      ZoneRules(checkOut: true, initialTrigger: false),
+      ZoneRules(exitHysteresis: 12.75, exitConfirmations: 1_000_000, exitOnRemove: true),
+      ZoneRules(minimumRetriggerTime: -0.0, exitConfirmations: 3),
+    ]
+    var v2 = ZoneRules(dwell: 60)
+    v2.conditions = ZoneConditions(maximumSpeed: 10)
+    v2.validFrom = Timestamp(microsecondsSinceEpoch: 1_600_000_000_000_000)
+    v2.exitOnRemove = true
+    variants.append(v2)
+    let zones = try variants.enumerated().map { k, rules in
+      try circleZone("r\(k)", north: Double(k) * 900, east: 0, radius: 50, rules: rules)
+    }
+    let evaluator = try ZoneEvaluator(zones: zones)
+    for zone in zones {
+      let back = try #require(evaluator.zone(id: zone.id))
+      #expect(back.rules == zone.rules, "\(zone.id)")
+      #expect(back == zone)
+      // -0.0 stays -0.0.
+      #expect(back.rules.minimumRetriggerTime.bitPattern == zone.rules.minimumRetriggerTime.bitPattern)
+    }
+    #expect(MemoryLayout<CompiledZone?>.stride == 64)
+  }
+
   @Test func replacedAndRemovedZonesLeaveNoFencesOrNamesBehind() throws {
     var added = try Self.zones()
     var evaluator = try ZoneEvaluator(zones: added)

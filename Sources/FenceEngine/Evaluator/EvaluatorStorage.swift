@@ -1,15 +1,35 @@
 import FenceGEOS
 import FenceGeometry
 
-/// A zone as the evaluator keeps it: the public value plus the slots of its fences and GEOLINEs.
+/// A zone as the evaluator keeps it in its zone table: what no other table holds, and the
+/// slots of its fences and GEOLINEs.
+///
+/// Its fences are in the element tables (``ZoneEvaluator/fence(at:)``) and its rules but
+/// `exitOnRemove` and the rules v2 box in its ``ZoneCore``: the public value is made again from
+/// them (``ZoneEvaluator/fullZone(_:slot:)``, ``ZoneEvaluator/rules(ofZoneSlot:)``). 64 bytes
+/// with the optional, instead of 104 for a whole `Zone` and the slots.
 struct CompiledZone {
-  /// The zone without its fences (`fences` is empty: each fence is rebuilt from the element
-  /// tables, ``ZoneEvaluator/fence(at:)``); its GEOLINEs, rules and data as added.
-  var zone: Zone
+  var id: String
+  var customData: JSONObject
+  /// The name, description and GEOLINEs (`nil` for none), shared with the zone as added.
+  var extras: Zone.Extras?
+  /// The rules v2 values (`nil` for none), shared with the rules as added.
+  var rulesV2: ZoneRules.Extensions?
   var slots: ElementSlots
+  /// Declared last, where it fits beside the slots' tag.
+  var exitOnRemove: Bool
 
-  var id: String { zone.id }
-  var rules: ZoneRules { zone.rules }
+  init(_ zone: Zone, slots: ElementSlots) {
+    id = zone.id
+    customData = zone.customData
+    extras = zone.extras
+    rulesV2 = zone.rules.extensions
+    self.slots = slots
+    exitOnRemove = zone.rules.exitOnRemove
+  }
+
+  /// The zone's GEOLINEs as added.
+  var geolines: [Geoline] { extras?.geolines ?? [] }
 }
 
 /// A zone's element slots, its fences' (in the zone's order) then its GEOLINEs', held without

@@ -239,7 +239,7 @@ extension ZoneEvaluator {
   /// The bytes of a zone table entry up to the end of the zone's custom data (an optional's
   /// payload comes first).
   private static var zoneEventBytes: Int {
-    MemoryLayout<CompiledZone>.offset(of: \.zone.customData)! + MemoryLayout<JSONObject>.size
+    MemoryLayout<CompiledZone>.offset(of: \.customData)! + MemoryLayout<JSONObject>.size
   }
 
   /// The bytes of an element core a fix reads for a circle: all but the polygon test at the end.

@@ -425,8 +425,8 @@ extension ZoneEvaluator {
       let last = appended.count - 1
       // Read in place: a plain subscript copies the whole compiled zone to read one field.
       zoneSlots.withUnsafeBufferPointer { slots in
-        appended[last].zone = slots[Int(zone)]?.zone.id
-        appended[last].customData = slots[Int(zone)]?.zone.customData
+        appended[last].zone = slots[Int(zone)]?.id
+        appended[last].customData = slots[Int(zone)]?.customData
       }
       appended[last].fence = fence
       fill(&appended[last])

@@ -255,8 +255,8 @@ extension ZoneEvaluator {
   ) -> ZoneEvent {
     var event = ZoneEvent(kind: kind, time: time, device: devices[d].name)
     zoneSlots.withUnsafeBufferPointer { slots in
-      event.zone = slots[Int(record.zone)]?.zone.id
-      event.customData = slots[Int(record.zone)]?.zone.customData
+      event.zone = slots[Int(record.zone)]?.id
+      event.customData = slots[Int(record.zone)]?.customData
     }
     event.roamingDevice = devices[Int(record.carrier)].name
     return event

@@ -157,8 +157,8 @@ extension ZoneEvaluator {
   ) -> ZoneEvent {
     var event = ZoneEvent(kind: .checkOut, time: instant, device: devices[d].name)
     zoneSlots.withUnsafeBufferPointer { slots in
-      event.zone = slots[Int(record.zone)]?.zone.id
-      event.customData = slots[Int(record.zone)]?.zone.customData
+      event.zone = slots[Int(record.zone)]?.id
+      event.customData = slots[Int(record.zone)]?.customData
     }
     event.fence = record.checkInFence
     event.latitude = devices[d].lastCoordinate.latitude

@@ -14,19 +14,34 @@ extension ZoneEvaluator {
     var zones: [Zone] = []
     zones.reserveCapacity(order.count)
     for slot in order {
-      if let compiled = zoneSlots[Int(slot)] { zones.append(fullZone(compiled)) }
+      if let compiled = zoneSlots[Int(slot)] { zones.append(fullZone(compiled, slot: slot)) }
     }
     return zones
   }
 
   /// A zone as it was added: the stored zone with its fences rebuilt from the element tables.
-  func fullZone(_ compiled: CompiledZone) -> Zone {
-    var zone = compiled.zone
+  func fullZone(_ compiled: CompiledZone, slot: Int32) -> Zone {
     var fences: [Fence] = []
     fences.reserveCapacity(compiled.slots.fenceCount)
     compiled.slots.forEachFence { fences.append(fence(at: $0)) }
-    zone.fences = fences
-    return zone
+    return Zone(
+      id: compiled.id, customData: compiled.customData, fences: fences,
+      rules: rules(of: compiled, slot: slot), extras: compiled.extras)
+  }
+
+  /// The rules of the zone in `slot` as added: from its core and its zone table entry.
+  func rules(ofZoneSlot slot: Int32) -> ZoneRules? {
+    zoneSlots[Int(slot)].map { rules(of: $0, slot: slot) }
+  }
+
+  /// The rules of `compiled`, the zone in `slot`.
+  func rules(of compiled: CompiledZone, slot: Int32) -> ZoneRules {
+    let core = zoneCores[Int(slot)]
+    return ZoneRules(
+      minimumRetriggerTime: core.minimumRetriggerTime, dwell: core.hasDwell ? core.dwell : nil,
+      checkOut: core.checkOut, initialTrigger: core.initialTrigger,
+      exitHysteresis: core.exitHysteresis, exitConfirmations: Int(core.exitConfirmations),
+      exitOnRemove: compiled.exitOnRemove, extensions: compiled.rulesV2)
   }
 
   /// The fence in element slot `slot` as it was added (a circle is made again from its centre
@@ -59,7 +74,7 @@ extension ZoneEvaluator {
     pairs.reserveCapacity(zoneSlotByID.count)
     zoneSlots.withUnsafeBufferPointer { slots in
       for slot in slots.indices {
-        if let id = slots[slot]?.zone.id { pairs.append((id, Int32(slot))) }
+        if let id = slots[slot]?.id { pairs.append((id, Int32(slot))) }
       }
     }
     pairs.sort { $0.id < $1.id }
@@ -68,7 +83,8 @@ extension ZoneEvaluator {
 
   /// The zone with this id, if loaded.
   public func zone(id: String) -> Zone? {
-    zoneSlot(id: id).flatMap { zoneSlots[Int($0)] }.map(fullZone)
+    guard let slot = zoneSlot(id: id), let compiled = zoneSlots[Int(slot)] else { return nil }
+    return fullZone(compiled, slot: slot)
   }
 
   /// The slot of the zone with this id, if loaded.
@@ -483,20 +499,18 @@ extension ZoneEvaluator {
     }
     for (_, slot) in reusable { removeElement(slot: slot, batch: &batch) }
     // What is needed of the replaced zone, read in place (a copy of it retained its arrays).
-    let (replaces, previousDwell) = zoneSlots.withUnsafeBufferPointer {
-      ($0[Int(zoneSlot)] != nil, $0[Int(zoneSlot)]?.zone.rules.dwell)
+    let (replaces, previousExitOnRemove) = zoneSlots.withUnsafeBufferPointer {
+      ($0[Int(zoneSlot)] != nil, $0[Int(zoneSlot)]?.exitOnRemove ?? false)
     }
-    let previousExitOnRemove = zoneSlots.withUnsafeBufferPointer {
-      $0[Int(zoneSlot)]?.zone.rules.exitOnRemove ?? false
-    }
+    let previousCore = zoneCores[Int(zoneSlot)]
+    let previousDwell: Double? = replaces && previousCore.hasDwell ? previousCore.dwell : nil
     // The zone is stored last of its uses: it moves into the table, without its fences (the
     // element tables hold them; a handed-over array's fences are freed here, zone by zone).
     let rules = zone.rules
     let id = zone.id
     let fenceCount = zone.fences.count
     zone.fences = []
-    zoneSlots[Int(zoneSlot)] = CompiledZone(
-      zone: zone, slots: ElementSlots(slots, fences: fenceCount))
+    zoneSlots[Int(zoneSlot)] = CompiledZone(zone, slots: ElementSlots(slots, fences: fenceCount))
     if replaces, previousExitOnRemove, rules.roam == nil, roaming.zones[zoneSlot] != nil,
       let now = time
     {
@@ -564,7 +578,7 @@ extension ZoneEvaluator {
     let box = zoneSlots.withUnsafeBufferPointer { slots -> BoundingBox? in
       switch kind {
       case .vacant: return nil
-      case .geoline: return slots[zone]?.zone.geolines[member].line.boundingBox
+      case .geoline: return slots[zone]?.geolines[member].line.boundingBox
       case .polygon: return slots[zone] == nil ? nil : polygonFences[Int(slot)]?.shape.boundingBox
       case .circle:
         return slots[zone] == nil
@@ -659,8 +673,8 @@ extension ZoneEvaluator {
 
   mutating func removeZone(slot: Int32, batch: inout RemovalBatch) {
     guard let zone = zoneSlots[Int(slot)] else { return }
-    if zone.rules.exitOnRemove {
-      batch.exiting[slot] = (zone.zone.id, zone.zone.customData)
+    if zone.exitOnRemove {
+      batch.exiting[slot] = (zone.id, zone.customData)
       if roaming.zones[slot] != nil, let now = time {
         // Its pairs are dropped with its rules: checked out first.
         batch.roamingClosed += closeRoamingStays(
@@ -716,11 +730,12 @@ extension ZoneEvaluator {
   private mutating func rescheduleDwell(device: Int, record index: Int) {
     let record = devices[device].records[index]
     guard record.presence == .checkedIn, record.dwell != .fired else { return }
-    guard let dwell = zoneSlots[Int(record.zone)]?.rules.dwell else {
+    let core = zoneCores[Int(record.zone)]
+    guard zoneSlots[Int(record.zone)] != nil, core.hasDwell else {
       devices[device].records[index].dwell = .none
       return
     }
-    let deadline = record.checkInTime.adding(seconds: dwell)
+    let deadline = record.checkInTime.adding(seconds: core.dwell)
     if record.dwell == .scheduled, deadline == record.dwellDeadline { return }
     devices[device].records[index].dwell = .scheduled
     devices[device].records[index].dwellDeadline = deadline
@@ -737,7 +752,7 @@ extension ZoneEvaluator {
   /// The id of the zone in `slot` of a zone table read in place ("" for a free slot).
   @inline(__always)
   static func zoneID(_ slot: Int32, in slots: UnsafeBufferPointer<CompiledZone?>) -> String {
-    slots[Int(slot)]?.zone.id ?? ""
+    slots[Int(slot)]?.id ?? ""
   }
 
   func elementID(at slot: Int32) -> String {

@@ -12,7 +12,7 @@ public struct Zone: Hashable, Sendable {
   /// The name, description and GEOLINEs, when the zone has any: most zones have none, and a
   /// million zones (in a loaded file, and in an evaluator's zone table) then hold 8 bytes each
   /// for them instead of 40.
-  private var extras: Extras?
+  private(set) var extras: Extras?
 
   /// A human-readable name (not used by the engine).
   public var name: String? {
@@ -60,8 +60,18 @@ public struct Zone: Hashable, Sendable {
     hasher.combine(rules)
   }
 
+  /// A zone from the parts the evaluator keeps apart (its zone table holds the box, not the
+  /// three values).
+  init(id: String, customData: JSONObject, fences: [Fence], rules: ZoneRules, extras: Extras?) {
+    self.id = id
+    self.customData = customData
+    self.fences = fences
+    self.rules = rules
+    self.extras = extras
+  }
+
   /// Immutable, so that copies of a zone share it safely; a change makes a new one.
-  private final class Extras: Sendable {
+  final class Extras: Sendable {
     let name: String?
     let description: String?
     let geolines: [Geoline]

@@ -21,7 +21,7 @@ public struct ZoneRules: Hashable, Sendable {
   public var exitConfirmations: Int
   /// The rules v2 values below, held behind one reference (`nil` when none is set), so that a
   /// zone without them (most of a million) carries 8 bytes for them instead of 144.
-  private var extensions: Extensions?
+  private(set) var extensions: Extensions?
 
   /// Rules v2: what a fix must pass to count for the zone (speed, course, device tags); `nil`
   /// for none. See ``ZoneConditions``.
@@ -106,8 +106,24 @@ public struct ZoneRules: Hashable, Sendable {
     hasher.combine(extensions?.values)
   }
 
+  /// The rules with these values: how the evaluator makes a zone's rules again from its zone
+  /// core (every value but these two) and its zone table (`exitOnRemove`, the rules v2 box).
+  init(
+    minimumRetriggerTime: Double, dwell: Double?, checkOut: Bool, initialTrigger: Bool,
+    exitHysteresis: Double, exitConfirmations: Int, exitOnRemove: Bool, extensions: Extensions?
+  ) {
+    self.minimumRetriggerTime = minimumRetriggerTime
+    self.dwell = dwell
+    self.checkOut = checkOut
+    self.initialTrigger = initialTrigger
+    self.exitHysteresis = exitHysteresis
+    self.exitConfirmations = exitConfirmations
+    self.exitOnRemove = exitOnRemove
+    self.extensions = extensions
+  }
+
   /// The rules v2 values of a zone that has any, immutable and shared by copies of its rules.
-  private final class Extensions: Sendable {
+  final class Extensions: Sendable {
     struct Values: Hashable, Sendable {
       var conditions: ZoneConditions?
       var validFrom: Timestamp?

@@ -139,10 +139,9 @@ extension ZoneEvaluator {
       // The stored zone (fences in the element tables, hashed from there: rebuilding each
       // circle would compute its ECEF centre and chord for nothing).
       guard let compiled = zoneSlots[Int(slot)] else { continue }
-      let zone = compiled.zone
-      hash.combine(zone.id)
-      hash.combine(JSONValue.object(zone.customData))
-      let rules = zone.rules
+      hash.combine(compiled.id)
+      hash.combine(JSONValue.object(compiled.customData))
+      let rules = self.rules(of: compiled, slot: slot)
       hash.combine(rules.minimumRetriggerTime)
       hash.combine(rules.dwell ?? -1)
       hash.combine(UInt64(rules.checkOut ? 1 : 0) | UInt64(rules.initialTrigger ? 2 : 0))
@@ -168,8 +167,9 @@ extension ZoneEvaluator {
           hash.combine(elementDetails[Int(fence)].radius)
         }
       }
-      hash.combine(UInt64(zone.geolines.count))
-      for geoline in zone.geolines {
+      let geolines = compiled.geolines
+      hash.combine(UInt64(geolines.count))
+      for geoline in geolines {
         hash.combine(geoline.id)
         hash.combine(geoline.direction.rawValue)
         hash.combine(geoline.line.vertices)
