@@ -35,61 +35,52 @@ final class EdgeIndex: Sendable {
   init(chains: [[Coordinate]]) {
     let unwrap = EdgeIndex.crossesAntimeridian(chains)
     isUnwrapped = unwrap
+    var edges: ContiguousArray<Double> = []
+    // One chain without a zero-length edge is stored as its vertices (stride 2).
+    let chained = chains.filter { $0.count >= 2 }
+    if chained.count == 1, !EdgeIndex.hasZeroLengthEdge(chained[0], unwrapped: unwrap) {
+      edges.reserveCapacity(2 * chained[0].count)
+      for vertex in chained[0] {
+        edges.append(EdgeIndex.frameLongitude(vertex.longitude, unwrapped: unwrap))
+        edges.append(vertex.latitude)
+      }
+      edgeStride = 2
+    } else {
+      edges.reserveCapacity(4 * chains.reduce(0) { $0 + max(0, $1.count - 1) })
+      for chain in chained {
+        for i in 0..<(chain.count - 1) {
+          let x0 = EdgeIndex.frameLongitude(chain[i].longitude, unwrapped: unwrap)
+          let y0 = chain[i].latitude
+          let x1 = EdgeIndex.frameLongitude(chain[i + 1].longitude, unwrapped: unwrap)
+          let y1 = chain[i + 1].latitude
+          if x0 == x1 && y0 == y1 { continue }
+          edges.append(x0)
+          edges.append(y0)
+          edges.append(x1)
+          edges.append(y1)
+        }
+      }
+      edgeStride = 4
+    }
+    // Either way the values alternate x, y: the extent is over them all.
     var minX = Double.infinity
     var maxX = -Double.infinity
     var minY = Double.infinity
     var maxY = -Double.infinity
-    // One chain without a zero-length edge is stored as its vertices (stride 2).
-    let chained = chains.filter { $0.count >= 2 }
-    if chained.count == 1, !EdgeIndex.hasZeroLengthEdge(chained[0], unwrapped: unwrap) {
-      let chain = chained[0]
-      var points: ContiguousArray<Double> = []
-      points.reserveCapacity(2 * chain.count)
-      for vertex in chain {
-        let x = EdgeIndex.frameLongitude(vertex.longitude, unwrapped: unwrap)
-        let y = vertex.latitude
-        points.append(x)
-        points.append(y)
-        minX = min(minX, x)
-        maxX = max(maxX, x)
-        minY = min(minY, y)
-        maxY = max(maxY, y)
-      }
-      self.edges = points
-      edgeStride = 2
-      self.minX = minX
-      self.maxX = maxX
-      self.minY = minY
-      self.maxY = maxY
-      self.tree = ChunkTree(edges: points, stride: 2)
-      return
-    }
-    var edges: ContiguousArray<Double> = []
-    edges.reserveCapacity(4 * chains.reduce(0) { $0 + max(0, $1.count - 1) })
-    for chain in chains where chain.count >= 2 {
-      for i in 0..<(chain.count - 1) {
-        let x0 = EdgeIndex.frameLongitude(chain[i].longitude, unwrapped: unwrap)
-        let y0 = chain[i].latitude
-        let x1 = EdgeIndex.frameLongitude(chain[i + 1].longitude, unwrapped: unwrap)
-        let y1 = chain[i + 1].latitude
-        if x0 == x1 && y0 == y1 { continue }
-        edges.append(x0)
-        edges.append(y0)
-        edges.append(x1)
-        edges.append(y1)
-        minX = min(minX, x0, x1)
-        maxX = max(maxX, x0, x1)
-        minY = min(minY, y0, y1)
-        maxY = max(maxY, y0, y1)
+    edges.withUnsafeBufferPointer { values in
+      for i in Swift.stride(from: 0, to: values.count, by: 2) {
+        minX = min(minX, values[i])
+        maxX = max(maxX, values[i])
+        minY = min(minY, values[i + 1])
+        maxY = max(maxY, values[i + 1])
       }
     }
     self.edges = edges
-    edgeStride = 4
     self.minX = minX
     self.maxX = maxX
     self.minY = minY
     self.maxY = maxY
-    self.tree = ChunkTree(edges: edges, stride: 4)
+    self.tree = ChunkTree(edges: edges, stride: edgeStride)
   }
 
   /// Whether two consecutive vertices of `chain` are the same point in the frame (an edge the

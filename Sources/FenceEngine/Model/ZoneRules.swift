@@ -59,17 +59,14 @@ public struct ZoneRules: Hashable, Sendable {
     conditions: ZoneConditions? = nil, validFrom: Timestamp? = nil, validUntil: Timestamp? = nil,
     exitOnRemove: Bool = false, schedule: ZoneSchedule? = nil, roam: RoamingFence? = nil
   ) {
-    self.minimumRetriggerTime = minimumRetriggerTime
-    self.dwell = dwell
-    self.checkOut = checkOut
-    self.initialTrigger = initialTrigger
-    self.exitHysteresis = exitHysteresis
-    self.exitConfirmations = exitConfirmations
-    self.exitOnRemove = exitOnRemove
-    self.extensions = Extensions.holding(
-      Extensions.Values(
-        conditions: conditions, validFrom: validFrom, validUntil: validUntil, schedule: schedule,
-        roam: roam))
+    self.init(
+      minimumRetriggerTime: minimumRetriggerTime, dwell: dwell, checkOut: checkOut,
+      initialTrigger: initialTrigger, exitHysteresis: exitHysteresis,
+      exitConfirmations: exitConfirmations, exitOnRemove: exitOnRemove,
+      extensions: Extensions.holding(
+        Extensions.Values(
+          conditions: conditions, validFrom: validFrom, validUntil: validUntil,
+          schedule: schedule, roam: roam)))
   }
 
   /// Whether the zone's existence depends on event time (``validFrom``, ``validUntil``).
