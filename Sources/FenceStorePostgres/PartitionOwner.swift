@@ -291,7 +291,14 @@ public final class PartitionOwner: Sendable {
       // process's clock counts from here (or the next pass would drop it, and a recovery longer
       // than the lease would repeat for ever).
       let renewalSent = DispatchTime.now().uptimeNanoseconds
-      guard try leases.renew(lease, seconds: self.options.leaseSeconds) else {
+      let renewed: Bool
+      do {
+        renewed = try leases.renew(lease, seconds: self.options.leaseSeconds)
+      } catch {
+        try? store.close()
+        throw error
+      }
+      guard renewed else {
         try? store.close()
         logger.notice(
           "partition dropped",
