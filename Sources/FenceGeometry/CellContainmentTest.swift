@@ -15,7 +15,7 @@ package struct CellEdge: Sendable {
 /// (``MultiPolygon/cellContainmentTest(cell:edgeLimit:edges:colours:)``, or from a larger
 /// box's test by ``MultiPolygon/cellContainmentTest(box:within:parentEdges:parentColours:edgeLimit:edges:colours:)``):
 /// a reference point *Q* in the cell that lies on no edge's line, the crossing parity of *Q*
-/// per colour (the full test's answer there, one bit per part colour of the ``StripeIndex``),
+/// per colour (the full test's answer there, one bit per part colour of the stripes, `EdgeIndex+Stripes.swift`),
 /// and the edges meeting the cell, stored by the caller. A point *P* of the cell is then
 /// covered when it lies on a local edge, or when some colour's parity, *Q*'s flipped by every
 /// local edge of that colour that segment *PQ* crosses properly, is odd.
@@ -210,7 +210,7 @@ extension MultiPolygon {
   }
 
   /// The stripe index whose parities cell tests carry, if `cell` can have a test.
-  private func cellTestStripes(_ cell: BoundingBox) -> StripeIndex? {
+  private func cellTestStripes(_ cell: BoundingBox) -> EdgeIndex? {
     guard let stripes, !stripes.isUnwrapped, !cell.crossesAntimeridian, cell.west > -180,
       cell.east < 180
     else { return nil }

@@ -4,8 +4,10 @@
 /// Built once when a ``Polygon`` or ``Polyline`` is made and never changed, so it is shared
 /// between copies of the value and across threads. Edges are stored flat (`x0, y0, x1, y1` per
 /// edge) in the order of the chains, so consecutive edges are neighbours on the ground; the
-/// chunk tree (see `EdgeIndex+ChunkTree.swift`) groups them by `chunkSize` and boxes the groups.
-/// Point-in-polygon uses a separate ``StripeIndex``.
+/// chunk tree (see `ChunkTree.swift`) groups them by `chunkSize` and boxes the groups, for
+/// distances; latitude stripes (see `EdgeIndex+Stripes.swift`) file them for point-in-polygon.
+/// A multipolygon's parts are joined in one more index for containment
+/// (``init(joining:colours:)``), which has stripes and no tree.
 ///
 /// A shape with an edge spanning more than 180 degrees of longitude crosses the antimeridian:
 /// its negative longitudes get 360 added (``isUnwrapped``), so that every edge is short in the
@@ -27,8 +29,24 @@ final class EdgeIndex: Sendable {
   let maxX: Double
   let minY: Double
   let maxY: Double
-  /// The boxes of edge chunks and of their groups, level by level (see ``ChunkTree``).
+  /// The boxes of edge chunks and of their groups, level by level (see ``ChunkTree``); empty
+  /// for a multipolygon's joined index.
   let tree: ChunkTree
+  /// Number of latitude stripes, at least 1, and stripes per degree (0 for one stripe).
+  let stripeCount: Int
+  let stripeScale: Double
+  /// `stripeCount + 1` offsets into ``edgeNumbers``; empty when one stripe holds every edge of
+  /// one part (its entries are then all the edges: most small polygons, which would otherwise
+  /// each hold a two-value array).
+  let offsets: ContiguousArray<Int32>
+  /// The entries: per stripe, the numbers of its edges. Empty when one stripe holds every edge
+  /// of one part.
+  let edgeNumbers: ContiguousArray<UInt32>
+  /// The colour of each edge (a bit number of the parity word); may be longer than the edges
+  /// (``zeroColours``).
+  let colours: ContiguousArray<UInt8>
+  /// The colour of each part, in the order the parts were given (one part: colour 0).
+  let partColours: [UInt8]
 
   /// Indexes the edges between consecutive vertices of each chain (a polygon's closed rings, or
   /// a polyline's vertices).
@@ -81,6 +99,74 @@ final class EdgeIndex: Sendable {
     self.minY = minY
     self.maxY = maxY
     self.tree = ChunkTree(edges: edges, stride: edgeStride)
+    let count = EdgeIndex.edgeCount(values: edges.count, stride: edgeStride)
+    let stripes = EdgeIndex.fileStripes(
+      edges: edges, stride: edgeStride, edgeCount: count, minY: minY, maxY: maxY, parts: 1)
+    stripeCount = stripes.count
+    stripeScale = stripes.scale
+    offsets = stripes.offsets
+    edgeNumbers = stripes.edgeNumbers
+    colours =
+      count <= EdgeIndex.zeroColours.count
+      ? EdgeIndex.zeroColours : ContiguousArray(repeating: 0, count: count)
+    partColours = EdgeIndex.zeroColour
+  }
+
+  /// The edges of `parts`, which must share one frame (all unwrapped or none), joined part
+  /// after part (four values per edge) and filed by stripe, each part's edges under the colour
+  /// at the same position of `colours` (below 64): a multipolygon's containment index. It has
+  /// no chunk tree (distances search the parts' own).
+  init(joining parts: [EdgeIndex], colours partColours: [UInt8]) {
+    precondition(!parts.isEmpty && parts.count == partColours.count, "joined index parts")
+    precondition(partColours.allSatisfy { $0 < 64 }, "stripe colours are bits of a UInt64")
+    let unwrapped = parts[0].isUnwrapped
+    precondition(parts.allSatisfy { $0.isUnwrapped == unwrapped }, "parts in one frame")
+    isUnwrapped = unwrapped
+    self.partColours = partColours.count == 1 && partColours[0] == 0 ? EdgeIndex.zeroColour : partColours
+    var minX = Double.infinity
+    var maxX = -Double.infinity
+    var minY = Double.infinity
+    var maxY = -Double.infinity
+    var edgeCount = 0
+    for part in parts {
+      minX = min(minX, part.minX)
+      maxX = max(maxX, part.maxX)
+      minY = min(minY, part.minY)
+      maxY = max(maxY, part.maxY)
+      edgeCount += part.edgeCount
+    }
+    var joined = ContiguousArray<Double>()
+    joined.reserveCapacity(4 * edgeCount)
+    var edgeColours = ContiguousArray<UInt8>()
+    edgeColours.reserveCapacity(edgeCount)
+    for (part, colour) in zip(parts, partColours) {
+      if part.edgeStride == 4 {
+        joined.append(contentsOf: part.edges)
+      } else {
+        for k in 0..<part.edgeCount {
+          let (x0, y0, x1, y1) = part.edge(k)
+          joined.append(x0)
+          joined.append(y0)
+          joined.append(x1)
+          joined.append(y1)
+        }
+      }
+      edgeColours.append(contentsOf: repeatElement(colour, count: part.edgeCount))
+    }
+    edges = joined
+    edgeStride = 4
+    colours = edgeColours
+    self.minX = minX
+    self.maxX = maxX
+    self.minY = minY
+    self.maxY = maxY
+    tree = ChunkTree(edges: [], stride: 4)
+    let stripes = EdgeIndex.fileStripes(
+      edges: joined, stride: 4, edgeCount: edgeCount, minY: minY, maxY: maxY, parts: parts.count)
+    stripeCount = stripes.count
+    stripeScale = stripes.scale
+    offsets = stripes.offsets
+    edgeNumbers = stripes.edgeNumbers
   }
 
   /// Whether two consecutive vertices of `chain` are the same point in the frame (an edge the

@@ -3,14 +3,15 @@
 /// A position is inside when any part covers it (boundaries included). The edges of all parts
 /// are filed in one stripe index at construction (O(*n*) for *n* vertices), so containment costs
 /// the same for one part or hundreds; parts whose bounding boxes overlap are kept apart in it
-/// (see `StripeIndex`), so overlapping parts still answer "covered by some part".
+/// (see `EdgeIndex+Stripes.swift`), so overlapping parts still answer "covered by some part".
 public struct MultiPolygon: Hashable, Sendable {
   public let polygons: [Polygon]
   @usableFromInline
   let _boundingBox: BoundingBox
-  /// The edges of every part in one stripe index; nil when the parts are tested one by one
-  /// (parts in different antimeridian frames, or more than 64 colours needed).
-  let stripes: StripeIndex?
+  /// The edges of every part filed by stripe in one index (a one-part multipolygon's is its
+  /// part's own); nil when the parts are tested one by one (parts in different antimeridian
+  /// frames, or more than 64 colours needed).
+  let stripes: EdgeIndex?
 
   /// - Throws: ``GeometryError/Fault/empty`` when there are no polygons.
   public init(_ polygons: [Polygon], name: String = "multipolygon") throws {
@@ -24,7 +25,7 @@ public struct MultiPolygon: Hashable, Sendable {
   public init(_ polygon: Polygon) {
     self.polygons = [polygon]
     self._boundingBox = polygon.boundingBox
-    self.stripes = polygon.stripes
+    self.stripes = polygon.index
   }
 
   /// The number of vertices over all parts and rings.
@@ -38,13 +39,13 @@ public struct MultiPolygon: Hashable, Sendable {
   /// One stripe index over the edges of all parts, coloured so that parts with overlapping
   /// boxes keep separate parities; nil when the parts do not share one longitude frame or need
   /// more than 64 colours.
-  private static func combinedStripes(_ polygons: [Polygon]) -> StripeIndex? {
-    if polygons.count == 1 { return polygons[0].stripes }
+  private static func combinedStripes(_ polygons: [Polygon]) -> EdgeIndex? {
+    if polygons.count == 1 { return polygons[0].index }
     let parts = polygons.map(\.index)
     guard parts.allSatisfy({ $0.isUnwrapped == parts[0].isUnwrapped }) else { return nil }
     let boxes = parts.map { ($0.minX, $0.minY, $0.maxX, $0.maxY) }
-    guard let colours = StripeIndex.colouring(of: boxes) else { return nil }
-    return StripeIndex(parts: parts, colours: colours)
+    guard let colours = EdgeIndex.colouring(of: boxes) else { return nil }
+    return EdgeIndex(joining: parts, colours: colours)
   }
 }
 

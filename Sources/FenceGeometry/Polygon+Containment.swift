@@ -21,7 +21,7 @@ extension Polygon {
 
   @usableFromInline
   func covers(latitude: Double, longitude: Double) -> Bool {
-    stripes.covers(latitude: latitude, longitude: longitude)
+    index.covers(latitude: latitude, longitude: longitude)
   }
 
   /// The plain crossing-number test over every edge, O(*n*) per call, without the index: the
@@ -57,7 +57,7 @@ extension Polygon {
 extension MultiPolygon {
   /// Whether any part covers the position (boundaries included).
   ///
-  /// The edges of every part are filed in one ``StripeIndex`` (parts with overlapping boxes under
+  /// The edges of every part are filed by stripe in one joined ``EdgeIndex`` (parts with overlapping boxes under
   /// different colours), so the cost does not grow with the number of parts.
   ///
   /// - Complexity: O(1) outside the bounding box; otherwise O(*k*) for the *k* edges filed in

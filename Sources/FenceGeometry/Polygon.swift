@@ -13,7 +13,7 @@
 ///
 /// Two indexes are built in the initializer, in O(*n*) time and memory for *n* vertices: the
 /// edges in ring order with a tree of chunk boxes for distances (`EdgeIndex`), and horizontal
-/// stripes for containment (`StripeIndex`). Copies of the value share them.
+/// stripes for containment (`EdgeIndex+Stripes.swift`), in one object. Copies of the value share it.
 ///
 /// A polygon of one ring that the edge index holds exactly (not unwrapped, no zero-length
 /// edge left out) keeps its vertices only there: ``rings`` makes the ring again from the edges,
@@ -24,10 +24,9 @@ public struct Polygon: Hashable, Sendable {
   private let givenRings: [[Coordinate]]?
   /// A box that holds the whole polygon (`west > east` when it crosses the antimeridian).
   public let boundingBox: BoundingBox
-  /// The edges of all rings in ring order, with boxes of edge chunks.
+  /// The edges of all rings in ring order, with boxes of edge chunks (distances) and filed by
+  /// latitude stripe (containment).
   let index: EdgeIndex
-  /// The edges of all rings filed by latitude stripe, for containment.
-  let stripes: StripeIndex
 
   /// Validates the rings' structure and builds the polygon and its edge index.
   ///
@@ -55,7 +54,6 @@ public struct Polygon: Hashable, Sendable {
     let heldByIndex = holes.isEmpty && !index.isUnwrapped && index.edgeCount == exterior.count - 1
     self.givenRings = heldByIndex ? nil : rings
     self.index = index
-    self.stripes = StripeIndex(parts: [index], colours: [0])
     self.boundingBox = index.boundingBox
   }
 

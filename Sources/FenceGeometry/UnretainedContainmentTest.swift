@@ -11,7 +11,7 @@
 ///   came from (or a copy of it) alive for as long as it uses the test; the engine stores both
 ///   in the same evaluator value and replaces them together.
 package struct UnretainedContainmentTest {
-  let stripes: Unmanaged<StripeIndex>
+  let stripes: Unmanaged<EdgeIndex>
 
   /// The same answer as ``MultiPolygon/contains(latitude:longitude:)`` (boundary inside).
   @inline(__always)

@@ -3,23 +3,22 @@ import Testing
 
 @testable import FenceGeometry
 
-/// A stripe index keeps each edge once and files edge numbers (4 bytes) per stripe, not copies
-/// of the edges (32 bytes): large polygons held most of their memory in those copies.
+/// An edge index's stripes file edge numbers (4 bytes) per stripe, not copies of the edges (32
+/// bytes): large polygons held most of their memory in those copies. A polygon's stripes are
+/// its edge index's own (one object); a multipolygon's join its parts' edges.
 @Suite struct StripeIndexStorageTests {
   @Test func largePolygonsFileEdgeNumbers() throws {
     var generator = SeededGenerator(seed: 5)
     let star = try starPolygon(
       count: 1_000, longitude: -74, latitude: 40.7, radius: 0.5, jagged: true,
       generator: &generator)
-    let stripes = star.stripes
+    let stripes = star.index
     let edgeCount = star.index.edgeCount
     #expect(edgeCount == 1_000)
-    // The edges once (those of the polygon's edge index, each vertex once), the numbers per
-    // stripe.
-    #expect(star.index.edgeStride == 2)
+    // The edges once (each vertex once), the numbers per stripe.
     #expect(stripes.edgeStride == 2)
     #expect(stripes.edges.count == 2 * (edgeCount + 1))
-    #expect(stripes.edges == star.index.edges)
+    #expect(MultiPolygon(star).stripes === star.index)
     #expect(stripes.stripeCount > 1)
     #expect(stripes.edgeNumbers.count == Int(stripes.offsets[stripes.stripeCount]))
     #expect(stripes.edgeNumbers.count >= edgeCount)
@@ -36,9 +35,9 @@ import Testing
     let star = try starPolygon(
       count: 16, longitude: -74, latitude: 40.7, radius: 0.01, jagged: false,
       generator: &generator)
-    #expect(star.stripes.stripeCount == 1)
-    #expect(star.stripes.edgeNumbers.isEmpty)
-    #expect(star.stripes.offsets.isEmpty)
+    #expect(star.index.stripeCount == 1)
+    #expect(star.index.edgeNumbers.isEmpty)
+    #expect(star.index.offsets.isEmpty)
     // Every edge is read: the centre is covered, points beyond each vertex are not.
     #expect(star.contains(latitude: 40.7, longitude: -74))
     for coordinate in star.exterior.dropLast() {
@@ -72,6 +71,8 @@ import Testing
     }
     #expect(Array(stripes.edges) == partEdges)
     #expect(stripes.colours.count == 300)
+    // Distances search the parts' own trees: the joined index has none.
+    #expect(stripes.tree.levelCount == 0)
     #expect(both.contains(latitude: 40.7, longitude: -74.5))
     #expect(both.contains(latitude: 40.7, longitude: -73.5))
     #expect(!both.contains(latitude: 40.7, longitude: -74.0))

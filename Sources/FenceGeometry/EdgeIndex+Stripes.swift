@@ -1,48 +1,20 @@
-/// The edges of one polygon, or of every part of a multipolygon, bucketed into horizontal
-/// stripes for the point-in-polygon test: a query reads only the edges filed in its stripe.
+/// The stripes of an edge index: its edges bucketed into horizontal stripes for the
+/// point-in-polygon test, so that a query reads only the edges filed in its stripe.
 ///
 /// Stripe `s` holds the numbers of the edges whose latitude range overlaps it, one after the
-/// other in `edgeNumbers[offsets[s] ..< offsets[s + 1]]`; the edges themselves (`x0, y0, x1,
-/// y1` each) are kept once, in `edges`. A stripe's edges are mostly runs of neighbours along a
-/// ring, so reading them through their numbers stays close in memory. This is the "y-stripes"
-/// idea of tidwall/tg, written for this project. (The entries were copies of the edges, 32
-/// bytes each and up to four per edge: most of the memory of large polygons.)
+/// other in `edgeNumbers[offsets[s] ..< offsets[s + 1]]`; the edges themselves are the index's
+/// own, kept once. A stripe's edges are mostly runs of neighbours along a ring, so reading them
+/// through their numbers stays close in memory. This is the "y-stripes" idea of tidwall/tg,
+/// written for this project. (The entries were copies of the edges, 32 bytes each and up to
+/// four per edge: most of the memory of large polygons.) One stripe over one part needs no
+/// table: its entries are all the edges.
 ///
 /// Every edge carries a *colour* (0 to 63): the crossing parity is kept per colour, and a
 /// point is covered when any colour's parity is odd. One polygon, or the parts of a valid
 /// multipolygon, need a single colour; parts whose bounding boxes overlap get different colours
 /// (see ``colouring(of:)``), so that parts which overlap (an invalid multipolygon that was
 /// accepted part by part) still answer "covered by some part" exactly.
-final class StripeIndex: Sendable {
-  /// Whether the edges are in the unwrapped frame (see ``EdgeIndex/isUnwrapped``).
-  let isUnwrapped: Bool
-  /// The frame's extent of all edges.
-  let minX: Double
-  let maxX: Double
-  let minY: Double
-  let maxY: Double
-  /// Number of stripes, at least 1.
-  let stripeCount: Int
-  /// Stripes per degree of latitude (0 when there is a single stripe).
-  let stripeScale: Double
-  /// `stripeCount + 1` offsets into the entries; empty when one stripe holds every edge of one
-  /// part (its entries are then all the edges: most small polygons, which would otherwise each
-  /// hold a two-value array).
-  let offsets: ContiguousArray<Int32>
-  /// The edges at ``edgeStride``: one part's own (shared with its ``EdgeIndex``, at its
-  /// stride), or every part's, one part after the other, `x0, y0, x1, y1` each (stride 4).
-  let edges: ContiguousArray<Double>
-  /// See ``EdgeIndex/edgeStride``.
-  let edgeStride: Int
-  /// The entries: per stripe, the numbers of its edges in `edges`. Empty when one stripe holds
-  /// every edge of one part: entry `k` is then edge `k`.
-  let edgeNumbers: ContiguousArray<UInt32>
-  /// The colour of each edge (a bit number of the parity word); may be longer than the edges
-  /// (``zeroColours``).
-  let colours: ContiguousArray<UInt8>
-  /// The colour of each part, in the order the parts were given.
-  let partColours: [UInt8]
-
+extension EdgeIndex {
   /// Shapes with fewer edges than this are scanned whole: a stripe would not pay for itself.
   static let smallEdgeCount = 32
 
@@ -52,99 +24,45 @@ final class StripeIndex: Sendable {
   /// The part colours of a single part of colour 0, shared.
   static let zeroColour: [UInt8] = [0]
 
-  /// Files the edges of `parts`, which must share one frame (all unwrapped or none), each
-  /// part's edges under the colour at the same position of `colours` (below 64).
-  init(parts: [EdgeIndex], colours partColours: [UInt8]) {
-    precondition(!parts.isEmpty && parts.count == partColours.count, "stripe index parts")
-    precondition(partColours.allSatisfy { $0 < 64 }, "stripe colours are bits of a UInt64")
-    let unwrapped = parts[0].isUnwrapped
-    precondition(parts.allSatisfy { $0.isUnwrapped == unwrapped }, "parts in one frame")
-    isUnwrapped = unwrapped
-    let onlyColourZero = partColours.count == 1 && partColours[0] == 0
-    self.partColours = onlyColourZero ? StripeIndex.zeroColour : partColours
-    var minX = Double.infinity
-    var maxX = -Double.infinity
-    var minY = Double.infinity
-    var maxY = -Double.infinity
-    var edgeCount = 0
-    var heightSum = 0.0
-    for part in parts {
-      minX = min(minX, part.minX)
-      maxX = max(maxX, part.maxX)
-      minY = min(minY, part.minY)
-      maxY = max(maxY, part.maxY)
-      edgeCount += part.edgeCount
-      let s = part.edgeStride
-      part.edges.withUnsafeBufferPointer { e in
-        for k in 0..<part.edgeCount { heightSum += abs(e[s * k + 3] - e[s * k + 1]) }
-      }
-    }
-    self.minX = minX
-    self.maxX = maxX
-    self.minY = minY
-    self.maxY = maxY
+  /// The stripe table of some edges: how many stripes, their scale, and per stripe the numbers
+  /// of its edges (see the type's notes).
+  struct Stripes {
+    var count = 1
+    var scale = 0.0
+    var offsets: ContiguousArray<Int32> = []
+    var edgeNumbers: ContiguousArray<UInt32> = []
+  }
 
+  /// Files `edgeCount` edges (at `stride` in `edges`) whose latitudes span `minY ... maxY`, of
+  /// `parts` parts, by latitude stripe.
+  static func fileStripes(
+    edges: ContiguousArray<Double>, stride edgeStride: Int, edgeCount: Int, minY: Double,
+    maxY: Double, parts: Int
+  ) -> Stripes {
+    precondition(edgeCount < Int(UInt32.max), "too many edges")
+    var heightSum = 0.0
+    edges.withUnsafeBufferPointer { e in
+      for k in 0..<edgeCount { heightSum += abs(e[edgeStride * k + 3] - e[edgeStride * k + 1]) }
+    }
     let height = maxY - minY
     // A horizontal line crosses about heightSum / height edges whatever the stripe count, and a
     // stripe holds those plus edgeCount / stripes edges that end inside it: aim for two stripes
     // per edge, but cap the entries at about four per edge for jagged outlines, where every
     // stripe is crossed by many tall edges.
     var stripes = 1
-    if edgeCount >= StripeIndex.smallEdgeCount, height > 0 {
+    if edgeCount >= smallEdgeCount, height > 0 {
       let byMemory = heightSum > 0 ? 3 * Double(edgeCount) * height / heightSum : 1
       stripes = Int(max(1, min(2 * Double(edgeCount), byMemory, Double(1 << 22))))
     }
-    stripeCount = stripes
     let scale = stripes > 1 ? Double(stripes) / height : 0
-    stripeScale = scale
+    // One stripe over one part: its entries are its edges in their order, no numbers needed.
+    if stripes == 1, parts == 1 { return Stripes() }
 
     func stripeRange(_ y0: Double, _ y1: Double) -> ClosedRange<Int> {
-      StripeIndex.stripe(
-        min(y0, y1), minY: minY, scale: scale, count: stripes)...StripeIndex.stripe(
-          max(y0, y1), minY: minY, scale: scale, count: stripes)
-    }
-    // The edges and their colours: one part's are its own buffer (and one colour 0 shares a
-    // buffer of zeros: most small polygons), several parts' are joined.
-    if parts.count == 1 {
-      let count = parts[0].edgeCount
-      edges = parts[0].edges
-      edgeStride = parts[0].edgeStride
-      colours =
-        partColours[0] == 0 && count <= StripeIndex.zeroColours.count
-        ? StripeIndex.zeroColours
-        : ContiguousArray(repeating: partColours[0], count: count)
-    } else {
-      var joined = ContiguousArray<Double>()
-      joined.reserveCapacity(4 * edgeCount)
-      var edgeColours = ContiguousArray<UInt8>()
-      edgeColours.reserveCapacity(edgeCount)
-      for (part, colour) in zip(parts, partColours) {
-        if part.edgeStride == 4 {
-          joined.append(contentsOf: part.edges)
-        } else {
-          for k in 0..<part.edgeCount {
-            let (x0, y0, x1, y1) = part.edge(k)
-            joined.append(x0)
-            joined.append(y0)
-            joined.append(x1)
-            joined.append(y1)
-          }
-        }
-        edgeColours.append(contentsOf: repeatElement(colour, count: part.edgeCount))
-      }
-      edges = joined
-      edgeStride = 4
-      colours = edgeColours
-    }
-    precondition(edgeCount < Int(UInt32.max), "too many edges")
-    // One stripe over one part: its entries are its edges in their order, no numbers needed.
-    if stripes == 1, parts.count == 1 {
-      offsets = []
-      edgeNumbers = []
-      return
+      stripe(min(y0, y1), minY: minY, scale: scale, count: stripes)...stripe(
+        max(y0, y1), minY: minY, scale: scale, count: stripes)
     }
     var counts = ContiguousArray<Int>(repeating: 0, count: stripes + 1)
-    let edgeStride = self.edgeStride
     edges.withUnsafeBufferPointer { e in
       for k in 0..<edgeCount {
         let i = edgeStride * k
@@ -165,8 +83,9 @@ final class StripeIndex: Sendable {
         }
       }
     }
-    self.offsets = ContiguousArray(counts.lazy.map { Int32($0) })
-    self.edgeNumbers = numbers
+    return Stripes(
+      count: stripes, scale: scale, offsets: ContiguousArray(counts.lazy.map { Int32($0) }),
+      edgeNumbers: numbers)
   }
 
   /// The stripe holding a latitude; latitudes outside the extent give the nearest end stripe.
@@ -236,7 +155,7 @@ final class StripeIndex: Sendable {
   @inline(__always)
   func crossingParities(x: Double, y: Double) -> UInt64? {
     guard y >= minY, y <= maxY, x >= minX, x <= maxX else { return 0 }
-    let s = StripeIndex.stripe(y, minY: minY, scale: stripeScale, count: stripeCount)
+    let s = EdgeIndex.stripe(y, minY: minY, scale: stripeScale, count: stripeCount)
     return offsets.withUnsafeBufferPointer { o in
       edges.withUnsafeBufferPointer { e in
         colours.withUnsafeBufferPointer { c in
