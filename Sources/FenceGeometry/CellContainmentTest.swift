@@ -139,8 +139,8 @@ extension MultiPolygon {
     precondition(colours.count == start, "one colour per cell edge")
     let margin = Self.cellMargin
     var overflows = false
-    for part in polygons.indices {
-      let index = polygons[part].index
+    for part in 0..<partCount {
+      let index = partIndex(part)
       guard index.extentMeets(cell, margin: margin) else { continue }
       let colour = stripes.partColours[part]
       overflows = index.forEachEdge(

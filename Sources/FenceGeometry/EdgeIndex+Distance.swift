@@ -252,7 +252,7 @@ extension MultiPolygon {
   /// part is searched only when its box may hold something nearer, and then with the best
   /// distance so far as its limit.
   public func distanceToBoundary(from p: Position) -> Double {
-    if polygons.count == 1 { return polygons[0].index.distance(from: p) }
+    if case .one(let polygon) = parts { return polygon.index.distance(from: p) }
     return nearestPartsDistance(from: DistanceProbe(p), below: .infinity)
   }
 
@@ -267,9 +267,9 @@ extension MultiPolygon {
 
   /// ``distanceToBoundary(from:within:)`` from a prepared position.
   package func distanceToBoundary(from probe: DistanceProbe, within limit: Double) -> Double {
-    if polygons.count == 1 {
+    if case .one(let polygon) = parts {
       return min(
-        limit, polygons[0].index.distance(from: probe.position, below: limit, bound: probe.bound))
+        limit, polygon.index.distance(from: probe.position, below: limit, bound: probe.bound))
     }
     return min(limit, nearestPartsDistance(from: probe, below: limit))
   }

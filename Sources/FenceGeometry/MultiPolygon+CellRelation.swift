@@ -36,8 +36,8 @@ extension MultiPolygon {
       return .outside
     }
     // By index, so that no part is copied (each copy retains three buffers).
-    for part in polygons.indices {
-      let index = polygons[part].index
+    for part in 0..<partCount {
+      let index = partIndex(part)
       if index.isUnwrapped { return .mixed }
       guard index.extentMeets(cell, margin: margin) else { continue }
       if index.meetsBox(

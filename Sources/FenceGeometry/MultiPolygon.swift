@@ -5,27 +5,86 @@
 /// the same for one part or hundreds; parts whose bounding boxes overlap are kept apart in it
 /// (see `EdgeIndex+Stripes.swift`), so overlapping parts still answer "covered by some part".
 public struct MultiPolygon: Hashable, Sendable {
-  public let polygons: [Polygon]
+  /// One part held in the value (most fences: a million one-part fences would otherwise each
+  /// hold an array of one, about 100 bytes), or several behind one shared box.
   @usableFromInline
-  let _boundingBox: BoundingBox
-  /// The edges of every part filed by stripe in one index (a one-part multipolygon's is its
-  /// part's own); nil when the parts are tested one by one (parts in different antimeridian
-  /// frames, or more than 64 colours needed).
-  let stripes: EdgeIndex?
+  enum Parts: Sendable {
+    case one(Polygon)
+    case many(ManyParts)
+  }
+
+  /// The parts of a multipolygon of several, their box and their joined containment index.
+  @usableFromInline
+  final class ManyParts: Sendable {
+    let polygons: [Polygon]
+    @usableFromInline let boundingBox: BoundingBox
+    let stripes: EdgeIndex?
+
+    init(_ polygons: [Polygon]) {
+      self.polygons = polygons
+      boundingBox = BoundingBox.union(polygons.map(\.boundingBox))
+      stripes = MultiPolygon.combinedStripes(polygons)
+    }
+  }
+
+  @usableFromInline
+  let parts: Parts
 
   /// - Throws: ``GeometryError/Fault/empty`` when there are no polygons.
   public init(_ polygons: [Polygon], name: String = "multipolygon") throws {
-    guard !polygons.isEmpty else { throw GeometryError(shape: name, fault: .empty) }
-    self.polygons = polygons
-    self._boundingBox = BoundingBox.union(polygons.map(\.boundingBox))
-    self.stripes = MultiPolygon.combinedStripes(polygons)
+    guard let first = polygons.first else { throw GeometryError(shape: name, fault: .empty) }
+    parts = polygons.count == 1 ? .one(first) : .many(ManyParts(polygons))
   }
 
   /// A multipolygon of one polygon.
   public init(_ polygon: Polygon) {
-    self.polygons = [polygon]
-    self._boundingBox = polygon.boundingBox
-    self.stripes = polygon.index
+    parts = .one(polygon)
+  }
+
+  /// The parts in order.
+  ///
+  /// - Complexity: O(1), but one allocation for a multipolygon of one part (whose part is not
+  ///   kept in an array); internal readers use ``partCount`` and ``partIndex(_:)``.
+  public var polygons: [Polygon] {
+    switch parts {
+    case .one(let polygon): [polygon]
+    case .many(let many): many.polygons
+    }
+  }
+
+  /// The number of parts.
+  var partCount: Int {
+    switch parts {
+    case .one: 1
+    case .many(let many): many.polygons.count
+    }
+  }
+
+  /// The edge index of part `k`, read in place.
+  func partIndex(_ k: Int) -> EdgeIndex {
+    switch parts {
+    case .one(let polygon): polygon.index
+    case .many(let many): many.polygons[k].index
+    }
+  }
+
+  /// The box of all parts.
+  @usableFromInline
+  var _boundingBox: BoundingBox {
+    switch parts {
+    case .one(let polygon): polygon.boundingBox
+    case .many(let many): many.boundingBox
+    }
+  }
+
+  /// The edges of every part filed by stripe in one index (a one-part multipolygon's is its
+  /// part's own); nil when the parts are tested one by one (parts in different antimeridian
+  /// frames, or more than 64 colours needed).
+  var stripes: EdgeIndex? {
+    switch parts {
+    case .one(let polygon): polygon.index
+    case .many(let many): many.stripes
+    }
   }
 
   /// The number of vertices over all parts and rings.
@@ -39,7 +98,7 @@ public struct MultiPolygon: Hashable, Sendable {
   /// One stripe index over the edges of all parts, coloured so that parts with overlapping
   /// boxes keep separate parities; nil when the parts do not share one longitude frame or need
   /// more than 64 colours.
-  private static func combinedStripes(_ polygons: [Polygon]) -> EdgeIndex? {
+  fileprivate static func combinedStripes(_ polygons: [Polygon]) -> EdgeIndex? {
     if polygons.count == 1 { return polygons[0].index }
     let parts = polygons.map(\.index)
     guard parts.allSatisfy({ $0.isUnwrapped == parts[0].isUnwrapped }) else { return nil }
