@@ -41,7 +41,7 @@ struct ChunkTree: Sendable {
   init(edges: ContiguousArray<Double>, stride: Int) {
     let edgeCount = EdgeIndex.edgeCount(values: edges.count, stride: stride)
     var nodes = ContiguousArray<Double>()
-    var levelStarts: [Int] = []
+    var levels = 1
     guard edgeCount > 0 else {
       self.nodes = nodes
       chunkCount = 0
@@ -61,7 +61,6 @@ struct ChunkTree: Sendable {
       nodes.append(max(0, cos(polar * .pi / 180)))
       nodes.append(WGS84.meridionalRadius(latitude: equatorial))
     }
-    levelStarts.append(0)
     for chunk in 0..<chunkCount {
       var minX = Double.infinity
       var minY = Double.infinity
@@ -79,7 +78,7 @@ struct ChunkTree: Sendable {
     var levelStart = 0
     var levelCount = chunkCount
     while levelCount > 1 {
-      levelStarts.append(levelStart + levelCount)
+      levels += 1
       let parents = (levelCount + Self.fanOut - 1) / Self.fanOut
       for parent in 0..<parents {
         var minX = Double.infinity
@@ -98,11 +97,10 @@ struct ChunkTree: Sendable {
       levelStart += levelCount
       levelCount = parents
     }
-    levelStarts.append(levelStart + levelCount)
-    precondition(levelStarts.count - 1 <= Self.maximumLevels, "chunk tree too deep")
+    precondition(levels <= Self.maximumLevels, "chunk tree too deep")
     self.nodes = nodes
     self.chunkCount = Int32(chunkCount)
-    levelCount32 = Int32(levelStarts.count - 1)
+    levelCount32 = Int32(levels)
   }
 
   /// The number of levels (0 without edges); the root is the one node of the last level.

@@ -99,7 +99,6 @@ public struct MultiPolygon: Hashable, Sendable {
   /// boxes keep separate parities; nil when the parts do not share one longitude frame or need
   /// more than 64 colours.
   fileprivate static func combinedStripes(_ polygons: [Polygon]) -> EdgeIndex? {
-    if polygons.count == 1 { return polygons[0].index }
     let parts = polygons.map(\.index)
     guard parts.allSatisfy({ $0.isUnwrapped == parts[0].isUnwrapped }) else { return nil }
     let boxes = parts.map { ($0.minX, $0.minY, $0.maxX, $0.maxY) }

@@ -6,7 +6,7 @@ import FenceGeometry
 ///
 /// Its fences are in the element tables (``ZoneEvaluator/fence(at:)``) and its rules but
 /// `exitOnRemove` and the rules v2 box in its ``ZoneCore``: the public value is made again from
-/// them (``ZoneEvaluator/fullZone(_:slot:)``, ``ZoneEvaluator/rules(ofZoneSlot:)``). 64 bytes
+/// them (``ZoneEvaluator/fullZone(_:slot:)``, ``ZoneEvaluator/rules(of:slot:)``). 64 bytes
 /// with the optional, instead of 104 for a whole `Zone` and the slots.
 struct CompiledZone {
   var id: String
@@ -233,6 +233,9 @@ struct ZoneCore {
   var gate = ZoneGate()
 
   init() {}
+
+  /// The zone's `dwell` rule as given (`nil` for no dwell events).
+  var dwellRule: Double? { hasDwell ? dwell : nil }
 
   init(_ rules: ZoneRules, addedSequence: UInt64) {
     self.addedSequence = addedSequence

@@ -29,16 +29,12 @@ extension ZoneEvaluator {
       rules: rules(of: compiled, slot: slot), extras: compiled.extras)
   }
 
-  /// The rules of the zone in `slot` as added: from its core and its zone table entry.
-  func rules(ofZoneSlot slot: Int32) -> ZoneRules? {
-    zoneSlots[Int(slot)].map { rules(of: $0, slot: slot) }
-  }
-
-  /// The rules of `compiled`, the zone in `slot`.
+  /// The rules of `compiled`, the zone in `slot`, as added: from its core and its zone table
+  /// entry.
   func rules(of compiled: CompiledZone, slot: Int32) -> ZoneRules {
     let core = zoneCores[Int(slot)]
     return ZoneRules(
-      minimumRetriggerTime: core.minimumRetriggerTime, dwell: core.hasDwell ? core.dwell : nil,
+      minimumRetriggerTime: core.minimumRetriggerTime, dwell: core.dwellRule,
       checkOut: core.checkOut, initialTrigger: core.initialTrigger,
       exitHysteresis: core.exitHysteresis, exitConfirmations: Int(core.exitConfirmations),
       exitOnRemove: compiled.exitOnRemove, extensions: compiled.rulesV2)
@@ -503,7 +499,7 @@ extension ZoneEvaluator {
       ($0[Int(zoneSlot)] != nil, $0[Int(zoneSlot)]?.exitOnRemove ?? false)
     }
     let previousCore = zoneCores[Int(zoneSlot)]
-    let previousDwell: Double? = replaces && previousCore.hasDwell ? previousCore.dwell : nil
+    let previousDwell = replaces ? previousCore.dwellRule : nil
     // The zone is stored last of its uses: it moves into the table, without its fences (the
     // element tables hold them; a handed-over array's fences are freed here, zone by zone).
     let rules = zone.rules
