@@ -167,14 +167,7 @@ struct ClusterAPITests {
     }
     let events = try await ClusterDrillTests.finish(cluster, end: fixes.last!.time, reader: 1)
     #expect(events.count == 57)
-    var delivered = false
-    for _ in 0..<300 {
-      if Set(receiver.received).isSuperset(of: events) {
-        delivered = true
-        break
-      }
-      try await Task.sleep(for: .milliseconds(100))
-    }
+    let delivered = try await eventually { Set(receiver.received).isSuperset(of: events) }
     #expect(delivered, "delivered \(Set(receiver.received).intersection(events).count) of \(events.count)")
     #expect(Set(receiver.received).isSubset(of: events))
   }

@@ -203,7 +203,7 @@ struct ClusterDrillTests {
     // refused on the fencing token, or (when the server had ended its session mid-transaction)
     // a query that got no answer within its writer's timeout (six lease times, at least 10 s).
     // How soon depends on the machine's load, so the drill waits for the notice, up to 60 s.
-    let noticed = Self.waitFor(seconds: 60) {
+    let noticed = try await eventually(within: 60) {
       let log = frozen.standardError
       return log.contains("partition stopped") || log.contains("reason=lease expired")
         || log.contains("reason=lease taken over")
@@ -211,16 +211,6 @@ struct ClusterDrillTests {
     #expect(noticed, "the resumed process did not notice it lost its partitions")
     let events = try await Self.finish(cluster, end: fixes.last!.time, reader: 1)
     Self.expectReference(events, reference, "SIGSTOP")
-  }
-
-  /// Polls `condition` every 50 ms until it holds (`true`) or `seconds` passed (`false`).
-  static func waitFor(seconds: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while ContinuousClock.now < deadline {
-      if condition() { return true }
-      usleep(50_000)
-    }
-    return condition()
   }
 
   @Test func postgresqlCrashedUnderLoadLosesNoAcknowledgedBatch() async throws {

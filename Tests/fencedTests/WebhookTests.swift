@@ -69,15 +69,6 @@ struct WebhookTests {
     }
   }
 
-  /// Polls until `condition` holds or 30 s pass.
-  func eventually(_ condition: () -> Bool) async throws -> Bool {
-    for _ in 0..<300 {
-      if condition() { return true }
-      try await Task.sleep(for: .milliseconds(100))
-    }
-    return condition()
-  }
-
   @Test func deliversEveryEventInOrderThroughFailuresAndRestarts() async throws {
     let receiver = try Receiver(failures: 2)
     let directory = DaemonProcess.temporaryDirectory("webhook-store")
