@@ -31,16 +31,16 @@ public struct RTree: Sendable {
   let rebuildDivisor: Int
 
   /// The Hilbert-packed tree holding most items.
-  @usableFromInline internal(set) var main: PackedTree
+  @usableFromInline var main: PackedTree
   /// The Hilbert-packed tree of items inserted since the last full rebuild.
-  @usableFromInline internal(set) var delta: PackedTree
+  @usableFromInline var delta: PackedTree
   /// The most recent inserts, unsorted.
-  @usableFromInline internal(set) var tail: EntryList
+  @usableFromInline var tail: EntryList
   /// A uniform grid over ``main``'s small entries for point searches, when ``main`` is large
   /// (see ``PointGrid``); `nil` otherwise.
-  @usableFromInline internal(set) var mainGrid: PointGrid?
+  @usableFromInline var mainGrid: PointGrid?
   /// ``main``'s entries the grid leaves out (wide ones), searched by point beside the grid.
-  @usableFromInline internal(set) var mainWide: PackedTree
+  @usableFromInline var mainWide: PackedTree
   /// Fewest entries of ``main`` for a ``mainGrid``.
   let pointGridMinimum: Int
 
