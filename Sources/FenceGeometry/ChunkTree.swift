@@ -27,10 +27,16 @@ struct ChunkTree: Sendable {
   /// search's fixed-size stack holds `fanOut - 1` pending nodes per level.
   static let maximumLevels = 9
 
+  /// The most chunks of a tree whose nodes are not stored but made on the stack when searched
+  /// (``withNodes(edges:stride:_:)``): at most 32 edges, five nodes. A million 16-edge polygons
+  /// would otherwise each hold three nodes and their array (176 bytes), a sixth of the polygon.
+  static let unstoredChunkLimit = 4
+
   /// `minX, minY, maxX, maxY, cosMin, radius` per node, level 0 (the chunks) first, the root last.
   /// Exactly as long as the nodes: a million small polygons would otherwise each hold room for
-  /// a node or two more.
-  let nodes: ContiguousArray<Double>
+  /// a node or two more. Empty for a tree of at most ``unstoredChunkLimit`` chunks, whose nodes
+  /// ``withNodes(edges:stride:_:)`` makes when they are read.
+  let storedNodes: ContiguousArray<Double>
   /// Level 0's node count (the chunks), and the number of levels (0 without edges). Where each
   /// level starts follows from them (``withLevelStarts(_:)``): an array of them was a heap
   /// block per polygon.
@@ -39,46 +45,69 @@ struct ChunkTree: Sendable {
 
   /// Builds the tree over flat edges at `stride` (see ``EdgeIndex/edgeStride``), in O(*n*).
   init(edges: ContiguousArray<Double>, stride: Int) {
+    self.init(edges: edges, stride: stride, storing: nil)
+  }
+
+  /// ``init(edges:stride:)``, with `storing` to keep the nodes (`true`) or not (`false`)
+  /// whatever the chunk count (for tests; `nil`: as ``unstoredChunkLimit`` says).
+  init(edges: ContiguousArray<Double>, stride: Int, storing: Bool?) {
     let edgeCount = EdgeIndex.edgeCount(values: edges.count, stride: stride)
-    var nodes = ContiguousArray<Double>()
-    var levels = 1
     guard edgeCount > 0 else {
-      self.nodes = nodes
+      storedNodes = []
       chunkCount = 0
       levelCount32 = 0
       return
     }
     let chunkCount = (edgeCount + Self.chunkSize - 1) / Self.chunkSize
     precondition(chunkCount < Int(Int32.max), "too many edges for a chunk tree")
-    nodes.reserveCapacity(Self.stride * Self.nodeCount(chunks: chunkCount))
-    func append(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double) {
-      let polar = max(abs(minY), abs(maxY))
-      let equatorial = minY > 0 ? minY : (maxY < 0 ? -maxY : 0)
-      nodes.append(minX)
-      nodes.append(minY)
-      nodes.append(maxX)
-      nodes.append(maxY)
-      nodes.append(max(0, cos(polar * .pi / 180)))
-      nodes.append(WGS84.meridionalRadius(latitude: equatorial))
-    }
-    for chunk in 0..<chunkCount {
-      var minX = Double.infinity
-      var minY = Double.infinity
-      var maxX = -Double.infinity
-      var maxY = -Double.infinity
-      for e in (chunk * Self.chunkSize)..<min(edgeCount, (chunk + 1) * Self.chunkSize) {
-        let i = stride * e
-        minX = min(minX, edges[i], edges[i + 2])
-        maxX = max(maxX, edges[i], edges[i + 2])
-        minY = min(minY, edges[i + 1], edges[i + 3])
-        maxY = max(maxY, edges[i + 1], edges[i + 3])
+    let nodeCount = Self.nodeCount(chunks: chunkCount)
+    let levels = Self.levelCount(chunks: chunkCount)
+    precondition(levels <= Self.maximumLevels, "chunk tree too deep")
+    self.chunkCount = Int32(chunkCount)
+    levelCount32 = Int32(levels)
+    if storing ?? (chunkCount > Self.unstoredChunkLimit) {
+      storedNodes = ContiguousArray(unsafeUninitializedCapacity: Self.stride * nodeCount) {
+        nodes, initialized in
+        Self.build(edges: edges, stride: stride, edgeCount: edgeCount, into: nodes.baseAddress!)
+        initialized = Self.stride * nodeCount
       }
-      append(minX, minY, maxX, maxY)
+    } else {
+      storedNodes = []
+    }
+  }
+
+  /// Writes the nodes of the tree over `edgeCount` edges (at least one) into `nodes`, which has
+  /// room for ``nodeCount(chunks:)`` nodes: the same values whether they are then stored or
+  /// made on the stack for one search.
+  private static func build(
+    edges: ContiguousArray<Double>, stride: Int, edgeCount: Int,
+    into nodes: UnsafeMutablePointer<Double>
+  ) {
+    var written = 0
+    func append(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double) {
+      writeNode(minX, minY, maxX, maxY, into: nodes + Self.stride * written)
+      written += 1
+    }
+    let chunkCount = (edgeCount + Self.chunkSize - 1) / Self.chunkSize
+    edges.withUnsafeBufferPointer { edges in
+      for chunk in 0..<chunkCount {
+        var minX = Double.infinity
+        var minY = Double.infinity
+        var maxX = -Double.infinity
+        var maxY = -Double.infinity
+        for e in (chunk * Self.chunkSize)..<min(edgeCount, (chunk + 1) * Self.chunkSize) {
+          let i = stride * e
+          minX = min(minX, edges[i], edges[i + 2])
+          maxX = max(maxX, edges[i], edges[i + 2])
+          minY = min(minY, edges[i + 1], edges[i + 3])
+          maxY = max(maxY, edges[i + 1], edges[i + 3])
+        }
+        append(minX, minY, maxX, maxY)
+      }
     }
     var levelStart = 0
     var levelCount = chunkCount
     while levelCount > 1 {
-      levels += 1
       let parents = (levelCount + Self.fanOut - 1) / Self.fanOut
       for parent in 0..<parents {
         var minX = Double.infinity
@@ -97,10 +126,59 @@ struct ChunkTree: Sendable {
       levelStart += levelCount
       levelCount = parents
     }
-    precondition(levels <= Self.maximumLevels, "chunk tree too deep")
-    self.nodes = nodes
-    self.chunkCount = Int32(chunkCount)
-    levelCount32 = Int32(levels)
+  }
+
+  /// Writes the node boxing `minX...maxX` × `minY...maxY` (its ``stride`` values) at `node`.
+  @inline(__always)
+  static func writeNode(
+    _ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double,
+    into node: UnsafeMutablePointer<Double>
+  ) {
+    let polar = max(abs(minY), abs(maxY))
+    let equatorial = minY > 0 ? minY : (maxY < 0 ? -maxY : 0)
+    node[0] = minX
+    node[1] = minY
+    node[2] = maxX
+    node[3] = maxY
+    node[4] = max(0, cos(polar * .pi / 180))
+    node[5] = WGS84.meridionalRadius(latitude: equatorial)
+  }
+
+  /// Calls `body` with the nodes (``storedNodes``'s layout): the stored ones, or, for a tree of
+  /// at most ``unstoredChunkLimit`` chunks, ones made on the stack from `edges` (the edges the
+  /// tree was built over, at `stride`). Allocates nothing.
+  @inline(__always)
+  func withNodes<R>(
+    edges: ContiguousArray<Double>, stride: Int, _ body: (UnsafeBufferPointer<Double>) throws -> R
+  ) rethrows -> R {
+    if !storedNodes.isEmpty || levelCount32 == 0 {
+      return try storedNodes.withUnsafeBufferPointer(body)
+    }
+    let count = Self.stride * Self.nodeCount(chunks: Int(chunkCount))
+    return try withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { nodes in
+      Self.build(
+        edges: edges, stride: stride,
+        edgeCount: EdgeIndex.edgeCount(values: edges.count, stride: stride),
+        into: nodes.baseAddress!)
+      return try body(UnsafeBufferPointer(nodes))
+    }
+  }
+
+  /// Whether the nodes are stored (else made for each search).
+  var storesNodes: Bool { !storedNodes.isEmpty }
+
+  /// The number of nodes, all levels.
+  var nodeCount: Int { levelCount32 == 0 ? 0 : Self.nodeCount(chunks: Int(chunkCount)) }
+
+  /// The levels of a tree over `chunks` chunks (at least one).
+  static func levelCount(chunks: Int) -> Int {
+    var count = chunks
+    var levels = 1
+    while count > 1 {
+      count = (count + fanOut - 1) / fanOut
+      levels += 1
+    }
+    return levels
   }
 
   /// The number of levels (0 without edges); the root is the one node of the last level.

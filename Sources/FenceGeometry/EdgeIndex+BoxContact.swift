@@ -48,9 +48,12 @@ extension EdgeIndex {
     let chunkSize = ChunkTree.chunkSize
     let fanOut = ChunkTree.fanOut
     let stride = ChunkTree.stride
+    // The root's box is the extent: a box it misses costs no nodes (a tree that stores none
+    // would make them).
+    guard self.minX <= x1, self.maxX >= x0, self.minY <= y1, self.maxY >= y0 else { return false }
 
     return edges.withUnsafeBufferPointer { e in
-      tree.nodes.withUnsafeBufferPointer { nodes in
+      tree.withNodes(edges: edges, stride: edgeStride) { nodes in
         tree.withLevelStarts { starts in
           @inline(__always)
           func nodeMeets(_ n: Int) -> Bool {

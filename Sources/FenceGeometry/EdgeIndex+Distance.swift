@@ -63,8 +63,17 @@ extension EdgeIndex {
           + 0.01 * latitudeReach + 1e-6)
     }
 
+    // A tree that stores no nodes makes them for the search: first its root, from the extent,
+    // so that a polygon wholly beyond the limit costs one bound and makes no node.
+    if !tree.storesNodes {
+      let rootBound = withTreeRoot { root -> Double? in
+        window.excludes(node: 0, of: root) ? nil : bound.metres(node: 0, of: root)
+      }
+      guard let rootBound = rootBound ?? nil, rootBound <= limit else { return .infinity }
+    }
+
     return edges.withUnsafeBufferPointer { e in
-      tree.nodes.withUnsafeBufferPointer { nodes in
+      tree.withNodes(edges: edges, stride: edgeStride) { nodes in
         tree.withLevelStarts { starts in
           // The plane's lower bound of each edge of the current chunk, from the first pass.
           withUnsafeTemporaryAllocation(of: Double.self, capacity: chunkSize) { lowerBounds in
@@ -281,10 +290,11 @@ extension MultiPolygon {
     let bound = probe.bound
     let p = probe.position
     let window = DegreeWindow(bound.plane, limit: limit)
+    // The parts store their trees' nodes (``ManyParts``): the root is the last node.
     func lowerBound(_ index: EdgeIndex) -> Double {
-      let end = index.tree.nodes.count / ChunkTree.stride
+      let end = index.tree.storedNodes.count / ChunkTree.stride
       guard end > 0 else { return .infinity }
-      return index.tree.nodes.withUnsafeBufferPointer { nodes in
+      return index.tree.storedNodes.withUnsafeBufferPointer { nodes in
         window.excludes(node: end - 1, of: nodes) ? .infinity : bound.metres(node: end - 1, of: nodes)
       }
     }

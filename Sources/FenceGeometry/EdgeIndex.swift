@@ -183,6 +183,50 @@ final class EdgeIndex: Sendable {
     return false
   }
 
+  /// This index with its chunk tree's nodes stored (itself when they are, or there is no tree):
+  /// for the parts of a multipolygon, whose distance search may measure many parts at every
+  /// call, where making each part's nodes again would cost a cosine and a sine a node.
+  func storingTreeNodes() -> EdgeIndex {
+    tree.storesNodes || tree.levelCount == 0 ? self : EdgeIndex(self, storingTreeNodes: ())
+  }
+
+  /// A copy of `other` (its arrays shared) whose chunk tree stores its nodes.
+  private init(_ other: EdgeIndex, storingTreeNodes: Void) {
+    isUnwrapped = other.isUnwrapped
+    edges = other.edges
+    edgeStride = other.edgeStride
+    minX = other.minX
+    maxX = other.maxX
+    minY = other.minY
+    maxY = other.maxY
+    tree = ChunkTree(edges: other.edges, stride: other.edgeStride, storing: true)
+    stripeCount = other.stripeCount
+    stripeScale = other.stripeScale
+    offsets = other.offsets
+    edgeNumbers = other.edgeNumbers
+    colours = other.colours
+    partColours = other.partColours
+  }
+
+  /// Calls `body` with the chunk tree's root node (its ``ChunkTree/stride`` values), or returns
+  /// `nil` without a tree. A tree that stores no nodes has the extent as its root's box (both
+  /// are the least and greatest of the same values, taken in the same order), so its root is
+  /// made from the extent without reading the edges.
+  @inline(__always)
+  func withTreeRoot<R>(_ body: (UnsafeBufferPointer<Double>) throws -> R) rethrows -> R? {
+    let count = tree.nodeCount
+    guard count > 0 else { return nil }
+    if tree.storesNodes {
+      return try tree.storedNodes.withUnsafeBufferPointer { nodes in
+        try body(UnsafeBufferPointer(rebasing: nodes[(ChunkTree.stride * (count - 1))...]))
+      }
+    }
+    return try withUnsafeTemporaryAllocation(of: Double.self, capacity: ChunkTree.stride) { root in
+      ChunkTree.writeNode(minX, minY, maxX, maxY, into: root.baseAddress!)
+      return try body(UnsafeBufferPointer(root))
+    }
+  }
+
   /// The number of indexed (non-degenerate) edges.
   var edgeCount: Int { EdgeIndex.edgeCount(values: edges.count, stride: edgeStride) }
 

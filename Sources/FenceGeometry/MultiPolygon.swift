@@ -20,8 +20,10 @@ public struct MultiPolygon: Hashable, Sendable {
     @usableFromInline let boundingBox: BoundingBox
     let stripes: EdgeIndex?
 
+    /// The parts keep their chunk trees' nodes (``Polygon/storingTreeNodes()``): the distance
+    /// search bounds and measures many parts at every call.
     init(_ polygons: [Polygon]) {
-      self.polygons = polygons
+      self.polygons = polygons.map { $0.storingTreeNodes() }
       boundingBox = BoundingBox.union(polygons.map(\.boundingBox))
       stripes = MultiPolygon.combinedStripes(polygons)
     }

@@ -57,6 +57,19 @@ public struct Polygon: Hashable, Sendable {
     self.boundingBox = index.boundingBox
   }
 
+  /// This polygon with its edge index's chunk tree nodes stored (see
+  /// ``EdgeIndex/storingTreeNodes()``): a part of a multipolygon of several.
+  func storingTreeNodes() -> Polygon {
+    let stored = index.storingTreeNodes()
+    return stored === index ? self : Polygon(givenRings: givenRings, boundingBox: boundingBox, index: stored)
+  }
+
+  private init(givenRings: [[Coordinate]]?, boundingBox: BoundingBox, index: EdgeIndex) {
+    self.givenRings = givenRings
+    self.boundingBox = boundingBox
+    self.index = index
+  }
+
   /// The exterior ring followed by the holes, each closed, as given.
   ///
   /// - Complexity: O(*n*) and one allocation for a polygon that keeps its vertices only in its

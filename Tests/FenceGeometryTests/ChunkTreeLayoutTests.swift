@@ -30,21 +30,22 @@ import Testing
 
   /// `minX, minY, maxX, maxY` of node `n`.
   static func box(_ tree: ChunkTree, _ n: Int) -> [Double] {
-    Array(tree.nodes[(ChunkTree.stride * n)..<(ChunkTree.stride * n + 4)])
+    Array(tree.storedNodes[(ChunkTree.stride * n)..<(ChunkTree.stride * n + 4)])
   }
 
   @Test(arguments: [1, 7, 8, 9, 16, 64, 65, 512, 513, 4_097], [2, 4])
   func levelStartsFollowFromTheChunkCount(edgeCount: Int, stride: Int) {
     let edges = Self.edges(edgeCount, stride: stride)
     #expect(EdgeIndex.edgeCount(values: edges.count, stride: stride) == edgeCount)
-    let tree = ChunkTree(edges: edges, stride: stride)
+    let tree = ChunkTree(edges: edges, stride: stride, storing: true)
     let chunks = (edgeCount + 7) / 8
     #expect(Int(tree.chunkCount) == chunks)
     let starts = tree.withLevelStarts { Array($0) }
     #expect(starts.count == tree.levelCount + 1)
     #expect(starts.first == 0)
     #expect(starts[1] == chunks)
-    #expect(starts.last == tree.nodes.count / ChunkTree.stride)
+    #expect(starts.last == tree.storedNodes.count / ChunkTree.stride)
+    #expect(starts.last == tree.nodeCount)
     #expect(starts.last == ChunkTree.nodeCount(chunks: chunks))
     #expect(starts[starts.count - 1] - starts[starts.count - 2] == 1, "one root")
     // Level 0: each chunk's box is its edges' box.
@@ -74,6 +75,52 @@ import Testing
     let tree = ChunkTree(edges: [], stride: 4)
     #expect(tree.levelCount == 0)
     #expect(tree.withLevelStarts { $0.count } == 0)
-    #expect(tree.nodes.isEmpty)
+    #expect(tree.storedNodes.isEmpty)
+    #expect(tree.nodeCount == 0)
+  }
+
+  /// The bit patterns of some doubles, so that -0.0 and 0.0 differ.
+  static func bits(_ values: some Sequence<Double>) -> [UInt64] { values.map(\.bitPattern) }
+
+  /// A tree of at most four chunks (32 edges) stores no nodes; the nodes it makes for a search
+  /// are the stored tree's, bit for bit. Larger trees store theirs.
+  @Test(arguments: [1, 7, 8, 9, 16, 31, 32, 33, 64, 65, 512], [2, 4])
+  func smallTreesMakeTheNodesTheyDoNotStore(edgeCount: Int, stride: Int) {
+    let edges = Self.edges(edgeCount, stride: stride)
+    let tree = ChunkTree(edges: edges, stride: stride)
+    let stored = ChunkTree(edges: edges, stride: stride, storing: true)
+    #expect(tree.storesNodes == (edgeCount > 32))
+    #expect(tree.storedNodes.isEmpty == (edgeCount <= 32))
+    #expect(tree.nodeCount == ChunkTree.nodeCount(chunks: (edgeCount + 7) / 8))
+    let made = tree.withNodes(edges: edges, stride: stride) { Self.bits($0) }
+    #expect(made == Self.bits(stored.storedNodes))
+    #expect(made.count == ChunkTree.stride * tree.nodeCount)
+  }
+
+  /// The root of a tree that stores no nodes is made from the edge index's extent: bit for bit
+  /// the stored tree's root, signed zeros included (a ring through 0°, 0° with -0.0 and 0.0 in
+  /// either order).
+  @Test(arguments: [false, true])
+  func theRootMadeFromTheExtentIsTheStoredRoot(negativeZeroFirst: Bool) {
+    let zeros: [Double] = negativeZeroFirst ? [-0.0, 0.0] : [0.0, -0.0]
+    let ring = [
+      Coordinate(uncheckedLatitude: zeros[0], longitude: zeros[1]),
+      Coordinate(uncheckedLatitude: 0.001, longitude: zeros[0]),
+      Coordinate(uncheckedLatitude: 0.001, longitude: 0.002),
+      Coordinate(uncheckedLatitude: zeros[1], longitude: 0.002),
+      Coordinate(uncheckedLatitude: zeros[0], longitude: zeros[1]),
+    ]
+    let index = EdgeIndex(chains: [ring])
+    #expect(!index.tree.storesNodes)
+    let stored = ChunkTree(edges: index.edges, stride: index.edgeStride, storing: true)
+    let root = index.withTreeRoot { Self.bits($0) }
+    let storedRoot = Array(Self.bits(stored.storedNodes).suffix(ChunkTree.stride))
+    #expect(root == storedRoot)
+    #expect(root?.count == ChunkTree.stride)
+    // A tree that stores its nodes lends its own root.
+    let big = EdgeIndex(chains: [(0...40).map { Coordinate(uncheckedLatitude: Double($0 % 3) * 0.001, longitude: Double($0) * 0.001) } + [Coordinate(uncheckedLatitude: 0, longitude: 0)]])
+    #expect(big.tree.storesNodes)
+    #expect(big.withTreeRoot { Self.bits($0) } == Array(Self.bits(big.tree.storedNodes).suffix(ChunkTree.stride)))
+    #expect(EdgeIndex(chains: []).withTreeRoot { _ in 1 } == nil)
   }
 }

@@ -15,6 +15,7 @@ import Testing
       #expect(shape.polygons == [square])
       #expect(shape.partCount == 1)
       #expect(shape.partIndex(0) === square.index)
+      #expect(!shape.partIndex(0).tree.storesNodes)
       #expect(shape.stripes === square.index)
       #expect(shape.boundingBox == square.boundingBox)
       #expect(shape.contains(latitude: 0.5, longitude: 0.5))
@@ -33,7 +34,13 @@ import Testing
     }
     #expect(both.polygons == [west, east])
     #expect(both.partCount == 2)
-    #expect(both.partIndex(1) === east.index)
+    // Each part keeps its chunk tree's nodes (its distance search runs for many parts at a
+    // time), over the same edges; a polygon of its own makes them when searched.
+    #expect(!east.index.tree.storesNodes)
+    #expect(both.partIndex(1).tree.storesNodes)
+    #expect(both.partIndex(1).edges == east.index.edges)
+    #expect(both.partIndex(1).tree.withNodes(edges: east.index.edges, stride: east.index.edgeStride) { Array($0) }
+      == east.index.tree.withNodes(edges: east.index.edges, stride: east.index.edgeStride) { Array($0) })
     #expect(both.boundingBox == BoundingBox(south: 0, west: 0, north: 2, east: 4))
     #expect(both.stripes?.edgeCount == 8)
     #expect(both.contains(latitude: 1.5, longitude: 3.5))
