@@ -22,8 +22,6 @@ public struct Polygon: Hashable, Sendable {
   /// The rings as given; `nil` when they are one ring that ``index`` holds exactly (most fences:
   /// a million 16-vertex polygons would hold each vertex twice, about 350 bytes a polygon).
   private let givenRings: [[Coordinate]]?
-  /// A box that holds the whole polygon (`west > east` when it crosses the antimeridian).
-  public let boundingBox: BoundingBox
   /// The edges of all rings in ring order, with boxes of edge chunks (distances) and filed by
   /// latitude stripe (containment).
   let index: EdgeIndex
@@ -54,21 +52,24 @@ public struct Polygon: Hashable, Sendable {
     let heldByIndex = holes.isEmpty && !index.isUnwrapped && index.edgeCount == exterior.count - 1
     self.givenRings = heldByIndex ? nil : rings
     self.index = index
-    self.boundingBox = index.boundingBox
   }
 
   /// This polygon with its edge index's chunk tree nodes stored (see
   /// ``EdgeIndex/storingTreeNodes()``): a part of a multipolygon of several.
   func storingTreeNodes() -> Polygon {
     let stored = index.storingTreeNodes()
-    return stored === index ? self : Polygon(givenRings: givenRings, boundingBox: boundingBox, index: stored)
+    return stored === index ? self : Polygon(givenRings: givenRings, index: stored)
   }
 
-  private init(givenRings: [[Coordinate]]?, boundingBox: BoundingBox, index: EdgeIndex) {
+  private init(givenRings: [[Coordinate]]?, index: EdgeIndex) {
     self.givenRings = givenRings
-    self.boundingBox = boundingBox
     self.index = index
   }
+
+  /// A box that holds the whole polygon (`west > east` when it crosses the antimeridian): its
+  /// edge index's extent, made when asked (nothing per fix asks; a stored copy was 32 bytes of
+  /// every polygon fence).
+  public var boundingBox: BoundingBox { index.boundingBox }
 
   /// The exterior ring followed by the holes, each closed, as given.
   ///

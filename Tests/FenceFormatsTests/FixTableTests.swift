@@ -21,6 +21,41 @@ import Testing
     #expect(table.indices.allSatisfy { table.devices[table.deviceIndex(at: $0)] == table[$0].device })
   }
 
+  /// A row is 32 bytes; an optional value takes a column only once some fix has it, and its
+  /// values follow their fixes through the sort (and a second sort after more rows).
+  @Test func optionalValuesAreStoredOnlyWhenSomeFixHasThem() throws {
+    #expect(FixTable.rowBytes == 32)
+    func fix(_ device: String, _ time: Double, accuracy: Double? = nil, speed: Double? = nil, course: Double? = nil) -> LocationFix {
+      LocationFix(
+        device: device, time: Timestamp(secondsSinceEpoch: time), latitude: 1, longitude: time,
+        accuracy: accuracy, speed: speed, course: course)
+    }
+    var plain = FixTable()
+    for t in [3.0, 1, 2] { plain.append(fix("a", t)) }
+    plain.sortByTime()
+    #expect(plain.storedColumns == (false, false, false))
+    #expect(plain.map(\.longitude) == [1, 2, 3])
+    #expect(plain.allSatisfy { $0.accuracy == nil && $0.speed == nil && $0.course == nil })
+
+    var table = FixTable()
+    table.append(fix("a", 5))
+    table.append(fix("b", 4, speed: 0))
+    table.append(fix("a", 3, course: 90))
+    table.append(fix("b", 4, speed: 7.5, course: 180))
+    #expect(table.storedColumns == (false, true, true))
+    table.sortByTime()
+    #expect(table.map { "\($0.device)@\($0.longitude) \($0.speed.map { "\($0)" } ?? "-") \($0.course.map { "\($0)" } ?? "-")" } == [
+      "a@3.0 - 90.0", "b@4.0 0.0 -", "b@4.0 7.5 180.0", "a@5.0 - -",
+    ])
+    table.append(fix("c", 1, accuracy: 12))
+    table.append(fix("c", 4, speed: 1))
+    #expect(table.storedColumns == (true, true, true))
+    table.sortByTime()
+    #expect(table.map { "\($0.device)@\($0.longitude) \($0.accuracy.map { "\($0)" } ?? "-") \($0.speed.map { "\($0)" } ?? "-")" } == [
+      "c@1.0 12.0 -", "a@3.0 - -", "b@4.0 - 0.0", "b@4.0 - 7.5", "c@4.0 - 1.0", "a@5.0 - -",
+    ])
+  }
+
   @Test func presortedMergeEqualsTheStableSortOfSortedFiles() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

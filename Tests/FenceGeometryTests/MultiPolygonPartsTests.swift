@@ -22,6 +22,9 @@ import Testing
       #expect(!shape.contains(latitude: 1.5, longitude: 0.5))
     }
     #expect(MemoryLayout<MultiPolygon>.size == MemoryLayout<Polygon>.size)
+    // Two references (the rings as given, if kept, and the edge index): the box is the index's.
+    #expect(MemoryLayout<Polygon>.size == 16)
+    #expect(square.boundingBox == BoundingBox(south: 0, west: 0, north: 1, east: 1))
   }
 
   @Test func severalPartsKeepTheirOrderBoxAndJoinedIndex() throws {

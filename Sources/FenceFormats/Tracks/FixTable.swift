@@ -1,7 +1,9 @@
 import FenceEngine
 
-/// Fixes held compactly in memory: device names interned, optional values as NaN, 56 bytes a
-/// fix. A random-access collection of ``LocationFix``.
+/// Fixes held compactly in memory: device names interned, 32 bytes a fix (time, position,
+/// device, reading order), and 8 more for each optional value (accuracy, speed, course) that
+/// some fix of the table has, in a column of its own (NaN where a fix has none). A
+/// random-access collection of ``LocationFix``.
 ///
 /// Built by ``readSorted(paths:options:)``, which reads every file and sorts all fixes by time.
 public struct FixTable: RandomAccessCollection, Sendable {
@@ -9,16 +11,58 @@ public struct FixTable: RandomAccessCollection, Sendable {
     var time: Int64
     var latitude: Double
     var longitude: Double
-    /// NaN when absent (readers never produce NaN: "nan" is not a number to them).
-    var accuracy: Double
-    var speed: Double
-    var course: Double
     var device: Int32
-    /// Position in reading order, which makes the sort stable.
+    /// The row's index in appending order (in the 4 bytes the row would otherwise pad): it makes
+    /// the sort stable, and tells the sort where each row's optional values are. Set to the
+    /// row's index again after a sort.
     var sequence: Int32
   }
 
+  /// An optional value of every row, stored only once some row has one: a track without
+  /// accuracy (most) holds no accuracy column, rather than 8 bytes a fix of NaN (a 5 M-row
+  /// track of positions alone took 56 bytes a row with all three).
+  struct OptionalColumn: Sendable {
+    /// Empty, or one value per row (NaN where absent: readers never produce NaN, "nan" is not
+    /// a number to them).
+    private(set) var values: [Double] = []
+
+    /// Appends `value` as row `row`'s (the rows before it have been appended).
+    @inline(__always)
+    mutating func append(_ value: Double?, row: Int, capacity: Int) {
+      if !values.isEmpty {
+        values.append(value ?? .nan)
+      } else if let value {
+        values.reserveCapacity(capacity)
+        values.append(contentsOf: repeatElement(.nan, count: row))
+        values.append(value)
+      }
+    }
+
+    /// Row `row`'s value.
+    @inline(__always)
+    func value(at row: Int) -> Double? {
+      guard !values.isEmpty else { return nil }
+      let value = values[row]
+      return value.isNaN ? nil : value
+    }
+
+    /// Reorders the values to follow sorted `rows`: row `i`'s value is the one that was at its
+    /// ``Row/sequence``.
+    mutating func permute(_ rows: [Row]) {
+      guard !values.isEmpty else { return }
+      let old = values
+      values = rows.map { old[Int($0.sequence)] }
+    }
+
+    mutating func reserveCapacity(_ count: Int) {
+      if !values.isEmpty { values.reserveCapacity(count) }
+    }
+  }
+
   private var rows: [Row] = []
+  private var accuracy = OptionalColumn()
+  private var speed = OptionalColumn()
+  private var course = OptionalColumn()
   /// Distinct device names; rows refer to them by index.
   public private(set) var devices: [String] = []
   private var deviceIndex: [String: Int32] = [:]
@@ -56,11 +100,15 @@ public struct FixTable: RandomAccessCollection, Sendable {
       if let last = lastDevice { succession.miss(after: last, came: device) }
       lastDevice = device
     }
+    let row = rows.count
+    let capacity = rows.capacity
+    accuracy.append(fix.accuracy, row: row, capacity: capacity)
+    speed.append(fix.speed, row: row, capacity: capacity)
+    course.append(fix.course, row: row, capacity: capacity)
     rows.append(
       Row(
         time: fix.time.microsecondsSinceEpoch, latitude: fix.latitude, longitude: fix.longitude,
-        accuracy: fix.accuracy ?? .nan, speed: fix.speed ?? .nan, course: fix.course ?? .nan,
-        device: device, sequence: Int32(truncatingIfNeeded: rows.count)))
+        device: device, sequence: Int32(truncatingIfNeeded: row)))
   }
 
   /// Drops the tables that only appending uses (the name table, about 40 bytes a device, and
@@ -99,6 +147,14 @@ public struct FixTable: RandomAccessCollection, Sendable {
     }
     if isSorted { return }
     rows.sort { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
+    // The optional values follow their rows; then each row's sequence is its new index, which
+    // keeps the order for a later sort.
+    accuracy.permute(rows)
+    speed.permute(rows)
+    course.permute(rows)
+    rows.withUnsafeMutableBufferPointer { rows in
+      for i in rows.indices { rows[i].sequence = Int32(truncatingIfNeeded: i) }
+    }
   }
 
   public var startIndex: Int { 0 }
@@ -109,8 +165,8 @@ public struct FixTable: RandomAccessCollection, Sendable {
     return LocationFix(
       device: devices[Int(row.device)], time: Timestamp(microsecondsSinceEpoch: row.time),
       latitude: row.latitude, longitude: row.longitude,
-      accuracy: row.accuracy.isNaN ? nil : row.accuracy, speed: row.speed.isNaN ? nil : row.speed,
-      course: row.course.isNaN ? nil : row.course)
+      accuracy: accuracy.value(at: position), speed: speed.value(at: position),
+      course: course.value(at: position))
   }
 
   /// The index in ``devices`` of the device of the fix at `position` (without building the
@@ -129,7 +185,20 @@ public struct FixTable: RandomAccessCollection, Sendable {
   static let rowsBeforeReserving = 8_192
 
   /// Reserves room for `count` fixes.
-  public mutating func reserveCapacity(_ count: Int) { rows.reserveCapacity(count) }
+  public mutating func reserveCapacity(_ count: Int) {
+    rows.reserveCapacity(count)
+    accuracy.reserveCapacity(count)
+    speed.reserveCapacity(count)
+    course.reserveCapacity(count)
+  }
+
+  /// Bytes a row takes in the row table (the optional columns aside).
+  static var rowBytes: Int { MemoryLayout<Row>.stride }
+
+  /// Which optional columns are stored (for tests of the storage).
+  var storedColumns: (accuracy: Bool, speed: Bool, course: Bool) {
+    (!accuracy.values.isEmpty, !speed.values.isEmpty, !course.values.isEmpty)
+  }
 }
 
 /// Reads every fix of every file, then sorts them by time: the order `fencebench run` feeds the
