@@ -46,7 +46,8 @@ import Testing
     #expect(fileOrder.elementCores.map(\.kind) == spatialOrder.elementCores.map(\.kind))
     #expect(
       fileOrder.elementCores.map(\.degreeTest.center) == spatialOrder.elementCores.map(\.degreeTest.center))
-    #expect(fileOrder.elementDetails.map(\.member) == spatialOrder.elementDetails.map(\.member))
+    #expect(fileOrder.elementDetails.count == 492)
+    #expect(fileOrder.elementDetails.map(\.localRadius) == spatialOrder.elementDetails.map(\.localRadius))
     #expect(fileOrder.elementDetails.map(\.radius) == spatialOrder.elementDetails.map(\.radius))
     #expect(fileOrder.geolineShapes.map { $0?.line.vertices } == spatialOrder.geolineShapes.map { $0?.line.vertices })
     #expect(fileOrder.zoneCores.map(\.addedSequence) == spatialOrder.zoneCores.map(\.addedSequence))

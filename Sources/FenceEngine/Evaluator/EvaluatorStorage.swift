@@ -179,33 +179,28 @@ struct ElementCore {
   }
 }
 
-/// What is read of an element slot only now and then, in a table beside `elementCores`: a
-/// circle's exact test (for fixes its test in degrees leaves undecided, and the cell cache's
-/// cells), its distances (exit hysteresis, safe radius) and radius; the element's position in
-/// its zone.
+/// What is read of a circle's element slot only now and then, in a table beside
+/// `elementCores`: its exact test (for fixes its test in degrees leaves undecided, and the cell
+/// cache's cells), its distances (exit hysteresis, safe radius) and radius. 48 bytes. Only
+/// circles have one: the table is empty while the evaluator holds no circle (a million polygons
+/// would otherwise hold 56 MB of blank details), and blank in the slots of other elements.
 struct ElementDetail {
-  /// Circles: the centre's ECEF vector and the squared chord of the radius (as in `Circle`).
+  /// The centre's ECEF vector and the squared chord of the radius (as in `Circle`).
   var center = ECEFPosition(x: 0, y: 0, z: 0)
   var chordSquaredLimit = 0.0
-  /// Circles: metres, and the Gaussian radius of curvature at the centre (as in `Circle`).
+  /// Metres, and the Gaussian radius of curvature at the centre (as in `Circle`).
   var radius = 0.0
   var localRadius = 0.0
-  /// The position in the zone's `fences` (fences) or `geolines` (GEOLINEs): where a GEOLINE's
-  /// public value is.
-  var member: Int32 = 0
 
+  /// A blank detail, for a slot that holds no circle.
   init() {}
 
-  /// The detail of the fence or GEOLINE at position `member` of its zone's fences or GEOLINEs;
-  /// `area` is nil for a GEOLINE.
-  init(area: Area?, member: Int32) {
-    self.member = member
-    if case .circle(let circle) = area {
-      center = circle.centerECEF
-      chordSquaredLimit = circle.chordSquaredLimit
-      radius = circle.radius
-      localRadius = circle.localRadius
-    }
+  /// The detail of a circle.
+  init(_ circle: Circle) {
+    center = circle.centerECEF
+    chordSquaredLimit = circle.chordSquaredLimit
+    radius = circle.radius
+    localRadius = circle.localRadius
   }
 
   /// A circle's distance from its centre, exactly as `Circle.distanceFromCenter(_:)`.
@@ -429,3 +424,25 @@ struct DwellEntry {
 typealias DwellQueue = DeadlineHeap<DwellEntry>
 
 extension DwellEntry: Deadlined {}
+
+/// A per-slot table of references that is empty while no slot holds one (`polygonFences`,
+/// `geolineShapes`): a million circles would otherwise hold 8 MB of `nil` in each.
+extension Array {
+  /// The value of `slot`: `nil` while the table is empty.
+  @inline(__always)
+  func sparseSlot<Value>(_ slot: Int32) -> Value? where Element == Value? {
+    isEmpty ? nil : self[Int(slot)]
+  }
+
+  /// Sets the value of `slot` of a table over `slotCount` slots: the first value brings the
+  /// table (`nil` in the other slots); `nil` into an empty table changes nothing.
+  @inline(__always)
+  mutating func setSparseSlot<Value>(_ slot: Int32, to value: Value?, slotCount: Int)
+  where Element == Value? {
+    if isEmpty {
+      guard value != nil else { return }
+      append(contentsOf: repeatElement(nil, count: slotCount))
+    }
+    self[Int(slot)] = value
+  }
+}

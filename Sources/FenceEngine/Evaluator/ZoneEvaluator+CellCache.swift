@@ -117,7 +117,7 @@ extension ZoneEvaluator {
     if let answer = cellCache.containment(slot: k, latitude: latitude, longitude: longitude) {
       return answer
     }
-    if cellCache.countFullTest(slot: k), let polygon = polygonFences[Int(slot)] {
+    if cellCache.countFullTest(slot: k), let polygon = polygonFences.sparseSlot(slot) {
       let key = ContainmentCellCache.key(latitude: latitude, longitude: longitude)
       cellCache.attachContainmentTests(
         polygon.shape, cell: ContainmentCellCache.cell(key), slot: k)
@@ -170,7 +170,7 @@ extension ZoneEvaluator {
       return Circle.cellRelation(
         centerECEF: detail.center, chordSquaredLimit: detail.chordSquaredLimit, cell: cell)
     case .polygon:
-      return polygons[Int(slot)]?.shape.relation(toCell: box) ?? .outside
+      return polygons.sparseSlot(slot)?.shape.relation(toCell: box) ?? .outside
     case .geoline, .vacant:
       return .outside
     }

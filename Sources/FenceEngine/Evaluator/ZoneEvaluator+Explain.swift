@@ -84,7 +84,7 @@ extension ZoneEvaluator {
             id: elementID(at: slot), zone: zone, kind: core.kind == .circle ? .circle : .polygon,
             fromIndex: fromIndex, predicate: inside, distanceToEdge: distance))
       case .geoline:
-        guard let shape = geolineShapes[Int(slot)] else { return }
+        guard let shape = geolineShapes.sparseSlot(slot) else { return }
         var crossed = false
         if let from, from != coordinate {
           var crossings: [GeolineCrossing] = []

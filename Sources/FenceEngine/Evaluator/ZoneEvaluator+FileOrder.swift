@@ -87,9 +87,15 @@ extension ZoneEvaluator {
     Self.permute(&zoneCores, takingFrom: order, leaving: ZoneCore())
     Self.permute(&elementIDs, takingFrom: elementSource, leaving: "")
     Self.permute(&elementCores, takingFrom: elementSource, leaving: ElementCore())
-    Self.permute(&elementDetails, takingFrom: elementSource, leaving: ElementDetail())
-    Self.permute(&polygonFences, takingFrom: elementSource, leaving: nil)
-    Self.permute(&geolineShapes, takingFrom: elementSource, leaving: nil)
+    if !elementDetails.isEmpty {
+      Self.permute(&elementDetails, takingFrom: elementSource, leaving: ElementDetail())
+    }
+    if !polygonFences.isEmpty {
+      Self.permute(&polygonFences, takingFrom: elementSource, leaving: nil)
+    }
+    if !geolineShapes.isEmpty {
+      Self.permute(&geolineShapes, takingFrom: elementSource, leaving: nil)
+    }
     if !fenceNames.isEmpty {
       var newSlot = [Int32](repeating: 0, count: elementSource.count)
       for (slot, source) in elementSource.enumerated() { newSlot[source] = Int32(slot) }

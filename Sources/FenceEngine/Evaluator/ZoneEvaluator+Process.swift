@@ -658,7 +658,7 @@ extension ZoneEvaluator {
       if let test = core.polygonTest {
         return test.contains(latitude: coordinate.latitude, longitude: coordinate.longitude)
       }
-      guard let polygon = polygonFences[Int(slot)] else { return false }
+      guard let polygon = polygonFences.sparseSlot(slot) else { return false }
       return Self.fence(polygon, contains: coordinate)
     case .geoline, .vacant: return false
     }
@@ -682,7 +682,7 @@ extension ZoneEvaluator {
       let detail = details[Int(slot)]
       return max(0, detail.circleDistanceFromCenter(position.ecef) - detail.radius)
     case .polygon:
-      guard let polygon = polygons[Int(slot)] else { return .infinity }
+      guard let polygon = polygons.sparseSlot(slot) else { return .infinity }
       return polygon.shape.distance(from: position)
     case .geoline, .vacant: return .infinity
     }
@@ -723,7 +723,7 @@ extension ZoneEvaluator {
     var lineCrossings: [GeolineCrossing] = []
     swap(&lineCrossings, &scratchLineCrossings)
     for slot in candidates where allows(slot, filter) {
-      guard let geoline = geolineShapes[Int(slot)] else { continue }
+      guard let geoline = geolineShapes.sparseSlot(slot) else { continue }
       let zone = elementCores[Int(slot)].zone
       let gate = elementCores[Int(slot)].gate
       if !gate.isEmpty, !zoneCounts(zone, gate: gate, context) { continue }

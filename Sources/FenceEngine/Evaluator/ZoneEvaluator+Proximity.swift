@@ -145,7 +145,7 @@ extension ZoneEvaluator {
 
   /// Metres from a position to the GEOLINE in `slot`.
   func geolineDistance(_ slot: Int32, from position: Position) -> Double {
-    guard let geoline = geolineShapes[Int(slot)] else { return .infinity }
+    guard let geoline = geolineShapes.sparseSlot(slot) else { return .infinity }
     return geoline.line.distance(from: position)
   }
 }

@@ -190,7 +190,7 @@ extension ZoneEvaluator {
         // A polygon measured by the caller: its search would only repeat that one.
         let (r, found) = records.recordIndex(of: core.zone)
         if found, records[r].fenceNow == slot { return }
-        guard let polygon = polygons[Int(slot)] else { return }
+        guard let polygon = polygons.sparseSlot(slot) else { return }
         let prepared = probe ?? DistanceProbe(position)
         probe = prepared
         safe = polygon.shape.distanceToBoundary(from: prepared, within: safe)
@@ -200,7 +200,7 @@ extension ZoneEvaluator {
     if safe > 0, !geolineIndex.isEmpty {
       let reach = BoundingBox.reach(around: position.coordinate, metres: safe)
       geolineIndex.search(intersecting: reach) { slot in
-        guard safe > 0, let geoline = geolines[Int(slot)] else { return }
+        guard safe > 0, let geoline = geolines.sparseSlot(slot) else { return }
         safe = min(safe, geoline.line.distance(from: position))
       }
     }
@@ -230,7 +230,7 @@ extension ZoneEvaluator {
       let detail = details[Int(slot)]
       return min(limit, abs(detail.circleDistanceFromCenter(position.ecef) - detail.radius))
     case .polygon:
-      guard let polygon = polygons[Int(slot)] else { return limit }
+      guard let polygon = polygons.sparseSlot(slot) else { return limit }
       return polygon.shape.distanceToBoundary(from: position, within: limit)
     case .geoline, .vacant: return limit
     }

@@ -48,7 +48,7 @@ extension ZoneEvaluator {
 
   /// The shape of the fence in element slot `slot`.
   func fenceArea(at slot: Int32) -> Area {
-    if let polygon = polygonFences[Int(slot)] { return .polygon(polygon.shape) }
+    if let polygon = polygonFences.sparseSlot(slot) { return .polygon(polygon.shape) }
     let radius = elementDetails[Int(slot)].radius
     guard let circle = try? Circle(center: elementCores[Int(slot)].degreeTest.center, radius: radius)
     else {
@@ -228,9 +228,25 @@ extension ZoneEvaluator {
     zoneCores.reserveCapacity(growingTo: zoneCores.count + zones.count)
     elementIDs.reserveCapacity(growingTo: elementIDs.count + elementCount)
     elementCores.reserveCapacity(growingTo: elementCores.count + elementCount)
-    elementDetails.reserveCapacity(growingTo: elementDetails.count + elementCount)
-    polygonFences.reserveCapacity(growingTo: polygonFences.count + elementCount)
-    geolineShapes.reserveCapacity(growingTo: geolineShapes.count + elementCount)
+    // The detail table only when it holds or will hold a circle (see `elementDetails`).
+    let addsCircles = zones.withUnsafeBufferPointer { zones in
+      zones.contains { zone in zone.fences.contains { $0.area.isCircle } }
+    }
+    if addsCircles || !elementDetails.isEmpty {
+      elementDetails.reserveCapacity(growingTo: elementIDs.count + elementCount)
+    }
+    let addsPolygons = zones.withUnsafeBufferPointer { zones in
+      zones.contains { zone in zone.fences.contains { !$0.area.isCircle } }
+    }
+    let addsGeolines = zones.withUnsafeBufferPointer { zones in
+      zones.contains { !$0.geolines.isEmpty }
+    }
+    if addsPolygons || !polygonFences.isEmpty {
+      polygonFences.reserveCapacity(growingTo: elementIDs.count + elementCount)
+    }
+    if addsGeolines || !geolineShapes.isEmpty {
+      geolineShapes.reserveCapacity(growingTo: elementIDs.count + elementCount)
+    }
   }
 
   /// Removes the zone with this id, dropping every device's state with it without an event.
@@ -481,15 +497,15 @@ extension ZoneEvaluator {
       }
       slots.append(
         place(
-          id: fence.id, core: core, detail: ElementDetail(area: fence.area, member: Int32(index)),
+          id: fence.id, core: core, circle: fence.area.circleValue,
           polygon: polygon, geoline: nil, name: fence.name,
           reusing: reusable.removeValue(forKey: fence.id), filing: filing, batch: &batch))
     }
-    for (index, geoline) in zone.geolines.enumerated() {
+    for geoline in zone.geolines {
       slots.append(
         place(
           id: geoline.id, core: ElementCore(geolineOf: zoneSlot),
-          detail: ElementDetail(area: nil, member: Int32(index)), polygon: nil,
+          circle: nil, polygon: nil,
           geoline: GeolineShape(geoline), name: nil,
           reusing: reusable.removeValue(forKey: geoline.id), filing: filing, batch: &batch))
     }
@@ -530,7 +546,7 @@ extension ZoneEvaluator {
   /// its index when the change finishes. Without `filing`, it is neither filed in the id table
   /// nor noted as placed.
   private mutating func place(
-    id: String, core: ElementCore, detail: ElementDetail, polygon: PolygonFence?,
+    id: String, core: ElementCore, circle: Circle?, polygon: PolygonFence?,
     geoline: GeolineShape?, name: String?, reusing slot: Int32?, filing: Bool,
     batch: inout RemovalBatch
   ) -> Int32 {
@@ -543,16 +559,24 @@ extension ZoneEvaluator {
       if Int(target) == elementIDs.count {
         elementIDs.append("")
         elementCores.append(ElementCore())
-        elementDetails.append(ElementDetail())
-        polygonFences.append(nil)
-        geolineShapes.append(nil)
+        if !elementDetails.isEmpty { elementDetails.append(ElementDetail()) }
+        if !polygonFences.isEmpty { polygonFences.append(nil) }
+        if !geolineShapes.isEmpty { geolineShapes.append(nil) }
       }
     }
     elementIDs[Int(target)] = id
     elementCores[Int(target)] = core
-    elementDetails[Int(target)] = detail
-    polygonFences[Int(target)] = polygon
-    geolineShapes[Int(target)] = geoline
+    if let circle {
+      // The first circle brings the detail table, blank for the slots before it.
+      if elementDetails.isEmpty {
+        elementDetails.append(contentsOf: repeatElement(ElementDetail(), count: elementIDs.count))
+      }
+      elementDetails[Int(target)] = ElementDetail(circle)
+    } else if !elementDetails.isEmpty {
+      elementDetails[Int(target)] = ElementDetail()
+    }
+    polygonFences.setSparseSlot(target, to: polygon, slotCount: elementIDs.count)
+    geolineShapes.setSparseSlot(target, to: geoline, slotCount: elementIDs.count)
     if name != nil || !fenceNames.isEmpty { fenceNames[target] = name }
     if filing {
       fileElement(id: id, slot: target)
@@ -562,20 +586,28 @@ extension ZoneEvaluator {
   }
 
   /// The bounding box of the live element in `slot`: a GEOLINE's from its public value in its
-  /// zone (`ElementDetail.member`), a fence's from its shape; read when the element is indexed,
-  /// never per fix.
+  /// zone (at its position among the zone's slots), a fence's from its shape; read when the
+  /// element is indexed, never per fix.
   func elementBox(_ slot: Int32) -> BoundingBox {
     let (kind, zone) = elementCores.withUnsafeBufferPointer {
       ($0[Int(slot)].kind, Int($0[Int(slot)].zone))
     }
-    let member = Int(elementDetails[Int(slot)].member)
     // Read in place: binding the zone copied the whole value (and retained its arrays) once
     // per element, a sixth of a million-circle load's indexing.
     let box = zoneSlots.withUnsafeBufferPointer { slots -> BoundingBox? in
       switch kind {
       case .vacant: return nil
-      case .geoline: return slots[zone]?.geolines[member].line.boundingBox
-      case .polygon: return slots[zone] == nil ? nil : polygonFences[Int(slot)]?.shape.boundingBox
+      case .geoline:
+        // Its position among the zone's GEOLINEs, which follow its fences in its slots.
+        guard let compiled = slots[zone] else { return nil }
+        var position = 0
+        var member = -1
+        compiled.slots.forEach { other in
+          if other == slot { member = position - compiled.slots.fenceCount }
+          position += 1
+        }
+        return member >= 0 ? compiled.geolines[member].line.boundingBox : nil
+      case .polygon: return slots[zone] == nil ? nil : polygonFences.sparseSlot(slot)?.shape.boundingBox
       case .circle:
         return slots[zone] == nil
           ? nil
@@ -660,9 +692,9 @@ extension ZoneEvaluator {
     unfileElement(id: id, slot: slot)
     elementIDs[Int(slot)] = ""
     elementCores[Int(slot)] = ElementCore()
-    elementDetails[Int(slot)] = ElementDetail()
-    polygonFences[Int(slot)] = nil
-    geolineShapes[Int(slot)] = nil
+    if !elementDetails.isEmpty { elementDetails[Int(slot)] = ElementDetail() }
+    polygonFences.setSparseSlot(slot, to: nil, slotCount: elementIDs.count)
+    geolineShapes.setSparseSlot(slot, to: nil, slotCount: elementIDs.count)
     if !fenceNames.isEmpty { fenceNames[slot] = nil }
     batch.elements.append(slot)
   }
@@ -754,4 +786,14 @@ extension ZoneEvaluator {
   func elementID(at slot: Int32) -> String {
     elementIDs.withUnsafeBufferPointer { $0[Int(slot)] }
   }
+}
+
+extension Area {
+  /// The circle, when the area is one.
+  fileprivate var circleValue: Circle? {
+    if case .circle(let circle) = self { return circle }
+    return nil
+  }
+
+  fileprivate var isCircle: Bool { circleValue != nil }
 }

@@ -42,19 +42,24 @@ public struct ZoneEvaluator {
   var freeZoneSlots: [Int32] = []
   /// Per element slot, the fence's or GEOLINE's id ("" for a free slot). The element tables
   /// below are indexed by the same slots and change together. A GEOLINE's public value stays
-  /// in its zone's (`ElementDetail.member`); a fence's is rebuilt from these tables.
+  /// in its zone's (at its position among the zone's slots); a fence's is rebuilt from these
+  /// tables.
   var elementIDs: [String] = []
   var elementSlotByID = IDSlotTable()
   var freeElementSlots: [Int32] = []
   /// Per element slot, what the per-fix tests read.
   var elementCores: [ElementCore] = []
-  /// Per element slot, what they read now and then (a circle's exact test, distances).
+  /// Per element slot, what they read of a circle now and then (its exact test, distances):
+  /// empty while no element is a circle, else as long as the other element tables (blank for
+  /// other elements). Only circles' slots are read.
   var elementDetails: [ElementDetail] = []
   /// Per zone slot, the rules as the per-fix step reads them (kept in step with `zoneSlots`).
   var zoneCores: [ZoneCore] = []
-  /// Per element slot, a polygon fence's shape.
+  /// Per element slot, a polygon fence's shape: empty while no element is a polygon, else as
+  /// long as the other element tables (read through `sparseSlot`).
   var polygonFences: [PolygonFence?] = []
-  /// Per element slot, a GEOLINE's line.
+  /// Per element slot, a GEOLINE's line: empty while no element is a GEOLINE, else as long as
+  /// the other element tables (read through `sparseSlot`).
   var geolineShapes: [GeolineShape?] = []
   /// The names of the fences that have one: with the tables above (a circle's centre is in its
   /// core's ``CircleDegreeTest``, its radius in its detail) they give back each zone's fences

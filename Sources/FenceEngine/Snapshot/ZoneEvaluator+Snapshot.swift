@@ -153,7 +153,7 @@ extension ZoneEvaluator {
       hash.combine(UInt64(compiled.slots.fenceCount))
       compiled.slots.forEachFence { fence in
         hash.combine(elementIDs[Int(fence)])
-        if let polygon = polygonFences[Int(fence)] {
+        if let polygon = polygonFences.sparseSlot(fence) {
           hash.combine(UInt64(2))
           hash.combine(UInt64(polygon.shape.polygons.count))
           for part in polygon.shape.polygons {
