@@ -62,6 +62,28 @@ import Testing
     #expect(reference.count > 300)
   }
 
+  /// Interning (the device names' table): a name seen before gives its slot, a new one is
+  /// filed under the next slot, as `Dictionary.interned` does, through growth from empty.
+  @Test func interningMatchesADictionary() {
+    var generator = SeededGenerator(seed: 7)
+    var table = IDSlotTable()
+    var reference: [String: Int32] = [:]
+    var names: [String] = []
+    for _ in 0..<5_000 {
+      let name = "d\(generator.next() % 1_500)"
+      let next = Int32(names.count)
+      let slot = table.slot(interning: name, next: next) { names[Int($0)] }
+      #expect(slot == reference.interned(name, next: next))
+      if slot == next { names.append(name) }
+      #expect(table.count == names.count)
+    }
+    #expect(names.count > 1_000)
+    for (index, name) in names.enumerated() {
+      #expect(table.slot(of: name) { names[Int($0)] } == Int32(index))
+    }
+    #expect(table.slot(of: "d-none") { names[Int($0)] } == nil)
+  }
+
   @Test func reservingKeepsEveryID() {
     var table = IDSlotTable()
     let keys = (0..<1_000).map { "zone \($0)" }

@@ -333,14 +333,16 @@ struct ZoneRecord {
   }
 }
 
-/// Everything the evaluator remembers about one device.
+/// Everything the evaluator remembers about one device. 120 bytes: whether its last fix had a
+/// speed and a course are two bits of one byte beside `hasFix` (two optional `Double`s took 16
+/// bytes each: 136 in all).
 struct DeviceState {
   var name: String
-  var hasFix = false
   var lastTime = Timestamp(microsecondsSinceEpoch: 0)
   var lastCoordinate = Coordinate(uncheckedLatitude: 0, longitude: 0)
-  var lastSpeed: Double?
-  var lastCourse: Double?
+  /// The last speed and course as given when ``motion`` says there are (else 0).
+  private var speedValue = 0.0
+  private var courseValue = 0.0
   /// The evaluator's add sequence at this device's last accepted fix.
   var lastSequence: UInt64 = 0
   /// Sorted by zone slot.
@@ -351,8 +353,27 @@ struct DeviceState {
   /// The cell cache's answer for the cell of the device's last full evaluation (derived state:
   /// not in snapshots).
   var cellMemo = CellMemo()
+  /// Last, in the padding after the memo (placed beside `lastTime`, 128 bytes, it measured no
+  /// different).
+  var hasFix = false
+  /// Bit 0: the last fix had a speed; bit 1: a course.
+  private var motion: UInt8 = 0
 
   init(name: String) { self.name = name }
+
+  /// The speed of the device's last accepted fix, as given.
+  var lastSpeed: Double? { motion & 1 != 0 ? speedValue : nil }
+
+  /// The course of the device's last accepted fix, as given.
+  var lastCourse: Double? { motion & 2 != 0 ? courseValue : nil }
+
+  /// Sets the last fix's speed and course, as given.
+  @inline(__always)
+  mutating func setLastMotion(speed: Double?, course: Double?) {
+    speedValue = speed ?? 0
+    courseValue = course ?? 0
+    motion = (speed == nil ? 0 : 1) | (course == nil ? 0 : 2)
+  }
 
   /// The index of the record for `zone`, or where it would be inserted.
   func recordIndex(of zone: Int32) -> (index: Int, found: Bool) {

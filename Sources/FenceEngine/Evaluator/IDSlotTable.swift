@@ -67,6 +67,31 @@ struct IDSlotTable {
     count += 1
   }
 
+  /// The slot of `id` if held, else files it under `next` and returns `next`: one hash either
+  /// way (for names seen once per fix).
+  mutating func slot(interning id: String, next: Int32, keyOf: (Int32) -> String) -> Int32 {
+    if (count + 1) * 4 > buckets.count * 3 { rehash(capacity: max(16, buckets.count * 2)) }
+    let bits = Self.hashBits(id)
+    let mask = buckets.count - 1
+    let slot = buckets.withUnsafeMutableBufferPointer { buckets -> Int32 in
+      var i = Int(bits) & mask
+      while true {
+        let entry = buckets[i]
+        if entry == Self.empty {
+          buckets[i] = Self.entry(bits, next)
+          return next
+        }
+        if Self.bits(of: entry) == bits, keyOf(Self.slot(of: entry)) == id {
+          return Self.slot(of: entry)
+        }
+        i = (i &+ 1) & mask
+      }
+    }
+    // `next` is not held before (it is the caller's next free slot): returned, it was filed.
+    if slot == next { count += 1 }
+    return slot
+  }
+
   /// Files `id` under `slot`, replacing the slot it had, if any.
   mutating func set(_ id: String, slot: Int32, keyOf: (Int32) -> String) {
     if let i = bucket(of: id, keyOf: keyOf) {

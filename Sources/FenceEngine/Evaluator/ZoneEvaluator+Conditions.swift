@@ -52,7 +52,7 @@ extension ZoneEvaluator {
 
   /// The tags of a device, sorted (empty for an unknown device or one without tags).
   public func tags(ofDevice name: String) -> [String] {
-    guard let slot = deviceSlotByName[name] else { return [] }
+    guard let slot = deviceSlot(named: name) else { return [] }
     return deviceTags[slot] ?? []
   }
 

@@ -38,7 +38,7 @@ extension ZoneEvaluator {
   ///
   /// - Complexity: O(*r* log *r*) for the *r* zones the device has state with.
   public func deviceStatus(named device: String) -> DeviceStatus? {
-    guard let slot = deviceSlotByName[device] else { return nil }
+    guard let slot = deviceSlot(named: device) else { return nil }
     let state = snapshotDevice(slot: Int(slot))
     let lastFix = state.lastFix.map {
       DeviceStatus.LastFix(

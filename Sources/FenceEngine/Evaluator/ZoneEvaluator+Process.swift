@@ -484,8 +484,7 @@ extension ZoneEvaluator {
     device.hasFix = true
     device.lastTime = fix.time
     device.lastCoordinate = coordinate
-    device.lastSpeed = fix.speed
-    device.lastCourse = fix.course
+    device.setLastMotion(speed: fix.speed, course: fix.course)
     device.lastSequence = sequence
   }
 

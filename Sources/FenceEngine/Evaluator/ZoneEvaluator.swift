@@ -112,7 +112,9 @@ public struct ZoneEvaluator {
 
   // MARK: Devices and time
 
-  var deviceSlotByName: [String: Int32] = [:]
+  /// Device slots by name, the names read back from `devices` (8-byte buckets: a million
+  /// devices' `[String: Int32]` kept a copy of every name, about 40 bytes a device).
+  var deviceSlotByName = IDSlotTable()
   var devices: [DeviceState] = []
   /// One per device, parallel to `devices`, when skipping is on; empty otherwise.
   var safeDiscs: [SafeDisc] = []
@@ -195,7 +197,12 @@ public struct ZoneEvaluator {
   /// Handles are valid only in the evaluator that issued them (and its copies).
   public mutating func handle(forDevice name: String) -> DeviceHandle {
     let next = Int32(devices.count)
-    let slot = deviceSlotByName.interned(name, next: next)
+    let slot: Int32
+    do {
+      // Read through a second reference that ends before `devices` grows (no copy).
+      let known = devices
+      slot = deviceSlotByName.slot(interning: name, next: next) { known[Int($0)].name }
+    }
     if slot == next {
       devices.append(DeviceState(name: name))
       if configuration.skipsUnchangedFixes { safeDiscs.append(SafeDisc()) }
@@ -207,8 +214,15 @@ public struct ZoneEvaluator {
   /// device tables step by step (a caller that knows its fleet, such as a replay of a file).
   public mutating func reserveCapacity(devices count: Int) {
     devices.reserveCapacity(growingTo: count)
-    deviceSlotByName.reserveCapacity(growingTo: count)
+    deviceSlotByName.reserveCapacity(count)
     if configuration.skipsUnchangedFixes { safeDiscs.reserveCapacity(growingTo: count) }
+  }
+
+  /// The slot of the device named `name`, if it has one.
+  func deviceSlot(named name: String) -> Int32? {
+    devices.withUnsafeBufferPointer { devices in
+      deviceSlotByName.slot(of: name) { devices[Int($0)].name }
+    }
   }
 
   /// The number of devices seen so far (including devices whose fixes were all rejected).

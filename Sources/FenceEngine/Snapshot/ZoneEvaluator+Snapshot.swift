@@ -102,7 +102,10 @@ extension ZoneEvaluator {
     addSequence = snapshot.addSequence
     devices = newDevices
     safeDiscs = newDiscs
-    deviceSlotByName = newSlotByName
+    var slotByName = IDSlotTable()
+    slotByName.reserveCapacity(newDevices.count)
+    for (slot, device) in newDevices.enumerated() { slotByName.insert(device.name, slot: Int32(slot)) }
+    deviceSlotByName = slotByName
     dwellQueue = queue
     stayCounter = snapshot.stayCounter
     time = snapshot.time
@@ -233,8 +236,7 @@ extension ZoneEvaluator {
       state.hasFix = true
       state.lastTime = fix.time
       state.lastCoordinate = Coordinate(uncheckedLatitude: fix.latitude, longitude: fix.longitude)
-      state.lastSpeed = fix.speed
-      state.lastCourse = fix.course
+      state.setLastMotion(speed: fix.speed, course: fix.course)
     }
     state.lastSequence = device.lastSequence
     for record in device.records {
