@@ -1,3 +1,4 @@
+import CMemoryHints
 import Dispatch
 import FenceEngine
 
@@ -65,6 +66,7 @@ extension ZoneLoading {
           (index - range.lowerBound + 1) % PageRelease.interval == 0
         {
           unreleased = release.release(from: from, through: index)
+          fencekit_release_free_memory()
         }
       }
       if let release, let from = unreleased, let last = range.last {
