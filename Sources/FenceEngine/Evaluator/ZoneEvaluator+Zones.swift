@@ -216,10 +216,20 @@ extension ZoneEvaluator {
   /// tables).
   private mutating func reserveCapacity(adding zones: [Zone]) {
     guard zones.count >= Self.spatialOrderThreshold else { return }
+    // One pass, reading the zones in place: the elements, and which kinds they bring (the
+    // kind tables are kept only when they hold or will hold an element of their kind: see
+    // `elementDetails`, `polygonFences`, `geolineShapes`).
     var elementCount = 0
+    var addsCircles = false
+    var addsPolygons = false
+    var addsGeolines = false
     zones.withUnsafeBufferPointer { zones in
       for index in zones.indices {
         elementCount += zones[index].fences.count + zones[index].geolines.count
+        for fence in zones[index].fences {
+          if fence.area.isCircle { addsCircles = true } else { addsPolygons = true }
+        }
+        if !zones[index].geolines.isEmpty { addsGeolines = true }
       }
     }
     zoneSlotByID.reserveCapacity(zoneSlotByID.count + zones.count)
@@ -228,18 +238,8 @@ extension ZoneEvaluator {
     zoneCores.reserveCapacity(growingTo: zoneCores.count + zones.count)
     elementIDs.reserveCapacity(growingTo: elementIDs.count + elementCount)
     elementCores.reserveCapacity(growingTo: elementCores.count + elementCount)
-    // The detail table only when it holds or will hold a circle (see `elementDetails`).
-    let addsCircles = zones.withUnsafeBufferPointer { zones in
-      zones.contains { zone in zone.fences.contains { $0.area.isCircle } }
-    }
     if addsCircles || !elementDetails.isEmpty {
       elementDetails.reserveCapacity(growingTo: elementIDs.count + elementCount)
-    }
-    let addsPolygons = zones.withUnsafeBufferPointer { zones in
-      zones.contains { zone in zone.fences.contains { !$0.area.isCircle } }
-    }
-    let addsGeolines = zones.withUnsafeBufferPointer { zones in
-      zones.contains { !$0.geolines.isEmpty }
     }
     if addsPolygons || !polygonFences.isEmpty {
       polygonFences.reserveCapacity(growingTo: elementIDs.count + elementCount)
