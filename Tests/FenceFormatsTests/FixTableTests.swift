@@ -21,10 +21,10 @@ import Testing
     #expect(table.indices.allSatisfy { table.devices[table.deviceIndex(at: $0)] == table[$0].device })
   }
 
-  /// A row is 32 bytes; an optional value takes a column only once some fix has it, and its
+  /// A row is 16 bytes; an optional value takes a column only once some fix has it, and its
   /// values follow their fixes through the sort (and a second sort after more rows).
   @Test func optionalValuesAreStoredOnlyWhenSomeFixHasThem() throws {
-    #expect(FixTable.rowBytes == 32)
+    #expect(FixTable.rowBytes == 16)
     func fix(_ device: String, _ time: Double, accuracy: Double? = nil, speed: Double? = nil, course: Double? = nil) -> LocationFix {
       LocationFix(
         device: device, time: Timestamp(secondsSinceEpoch: time), latitude: 1, longitude: time,
@@ -54,6 +54,73 @@ import Testing
     #expect(table.map { "\($0.device)@\($0.longitude) \($0.accuracy.map { "\($0)" } ?? "-") \($0.speed.map { "\($0)" } ?? "-")" } == [
       "c@1.0 12.0 -", "a@3.0 - -", "b@4.0 - 0.0", "b@4.0 - 7.5", "c@4.0 - 1.0", "a@5.0 - -",
     ])
+  }
+
+  /// Decimals as tracks write them are kept as integers of their digits and come back bit for
+  /// bit; -0.0 keeps its sign.
+  @Test func decimalValuesComeBackBitForBit() throws {
+    var state: UInt64 = 7
+    /// A decimal text of `digits` digits after the point within ±`range`, parsed.
+    func decimal(_ range: Int64, _ digits: Int) -> Double {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let unit = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000][digits] as Int64
+      let n = Int64((state >> 11) % UInt64(2 * range * unit)) - range * unit
+      let fraction = String(n.magnitude % UInt64(unit))
+      let text = (n < 0 ? "-" : "") + "\(n.magnitude / UInt64(unit))."
+        + String(repeating: "0", count: digits - fraction.count) + fraction
+      return Double(text)!
+    }
+    var table = FixTable()
+    var expected: [LocationFix] = []
+    for k in 0..<2_000 {
+      let fix = LocationFix(
+        device: "d\(k % 7)", time: Timestamp(secondsSinceEpoch: Double(k)),
+        latitude: k == 5 ? -0.0 : decimal(90, 7), longitude: decimal(180, 6 + k % 2),
+        accuracy: k % 3 == 0 ? nil : decimal(2_000, 2), speed: decimal(300, 2), course: k == 9 ? -0.0 : decimal(360, 1))
+      expected.append(fix)
+      table.append(fix)
+    }
+    table.sortByTime()
+    #expect(table.columnsHoldingDoubles == [])
+    #expect(table.count == expected.count)
+    for (fix, want) in zip(table, expected) {
+      #expect(fix.latitude.bitPattern == want.latitude.bitPattern)
+      #expect(fix.longitude.bitPattern == want.longitude.bitPattern)
+      #expect(fix.accuracy?.bitPattern == want.accuracy?.bitPattern)
+      #expect(fix.speed?.bitPattern == want.speed?.bitPattern)
+      #expect(fix.course?.bitPattern == want.course?.bitPattern)
+    }
+    #expect(table[5].latitude.sign == .minus && table[5].latitude == 0)
+    #expect(table[9].course?.sign == .minus)
+  }
+
+  /// A value with no exact code (more digits, out of range, NaN given through the API) moves its
+  /// column to `Double`s, the rows before it included; the other columns stay codes.
+  @Test func aValueWithoutAnExactCodeKeepsItsColumnInDoubles() throws {
+    func fix(_ time: Double, latitude: Double = 1.5, longitude: Double = 2.25, accuracy: Double? = nil, speed: Double? = nil) -> LocationFix {
+      LocationFix(
+        device: "a", time: Timestamp(secondsSinceEpoch: time), latitude: latitude, longitude: longitude,
+        accuracy: accuracy, speed: speed)
+    }
+    var table = FixTable()
+    table.append(fix(4, latitude: 40.1234567, speed: 3))
+    table.append(fix(3, latitude: 1.0 / 3, speed: nil))
+    table.append(fix(2, longitude: 214.75, accuracy: 2_147.483647))
+    table.append(fix(1, latitude: .nan, accuracy: 2_147.483648, speed: 12.0000001))
+    #expect(table.columnsHoldingDoubles == ["latitude", "longitude", "accuracy", "speed"])
+    table.sortByTime()
+    #expect(table[0].latitude.isNaN)
+    #expect(table.map(\.latitude).dropFirst() == [1.5, 1.0 / 3, 40.1234567])
+    #expect(table.map(\.longitude) == [2.25, 214.75, 2.25, 2.25])
+    #expect(table.map(\.accuracy) == [2_147.483648, 2_147.483647, nil, nil])
+    #expect(table.map(\.speed) == [12.0000001, nil, nil, 3])
+    #expect(table.map(\.course) == [nil, nil, nil, nil])
+
+    var coded = FixTable()
+    coded.append(fix(1, latitude: -214.7483645, longitude: 214.7483647, accuracy: -2_147.483645))
+    #expect(coded.columnsHoldingDoubles == [])
+    #expect(coded[0].latitude == -214.7483645 && coded[0].longitude == 214.7483647)
+    #expect(coded[0].accuracy == -2_147.483645)
   }
 
   @Test func presortedMergeEqualsTheStableSortOfSortedFiles() throws {

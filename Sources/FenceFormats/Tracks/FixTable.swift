@@ -1,46 +1,129 @@
 import FenceEngine
 
-/// Fixes held compactly in memory: device names interned, 32 bytes a fix (time, position,
-/// device, reading order), and 8 more for each optional value (accuracy, speed, course) that
-/// some fix of the table has, in a column of its own (NaN where a fix has none). A
-/// random-access collection of ``LocationFix``.
+/// Fixes held compactly in memory: device names interned, 16 bytes a fix for its time, device
+/// and reading order, 4 for each coordinate, and 4 more for each optional value (accuracy,
+/// speed, course) that some fix of the table has, in a column of its own. A random-access
+/// collection of ``LocationFix``.
+///
+/// Values are kept as integers of their decimal digits (``DecimalColumn``) when that gives them
+/// back bit for bit, which it does for the decimals tracks are written with (up to seven digits
+/// after the point for coordinates, six for the other values); a column holding any other value
+/// keeps `Double`s instead. A million devices' five fixes each took 48 bytes a fix with
+/// `Double`s, 32 now.
 ///
 /// Built by ``readSorted(paths:options:)``, which reads every file and sorts all fixes by time.
 public struct FixTable: RandomAccessCollection, Sendable {
   struct Row: Sendable {
     var time: Int64
-    var latitude: Double
-    var longitude: Double
     var device: Int32
     /// The row's index in appending order (in the 4 bytes the row would otherwise pad): it makes
-    /// the sort stable, and tells the sort where each row's optional values are. Set to the
-    /// row's index again after a sort.
+    /// the sort stable, and tells the sort where each row's values are. Set to the row's index
+    /// again after a sort.
     var sequence: Int32
   }
 
-  /// An optional value of every row, stored only once some row has one: a track without
-  /// accuracy (most) holds no accuracy column, rather than 8 bytes a fix of NaN (a 5 M-row
-  /// track of positions alone took 56 bytes a row with all three).
-  struct OptionalColumn: Sendable {
-    /// Empty, or one value per row (NaN where absent: readers never produce NaN, "nan" is not
-    /// a number to them).
+  /// One value of every row: as integers of its decimal digits (`value × scale`, 4 bytes) while
+  /// every value appended converts back to itself bit for bit, else as `Double`s (8 bytes).
+  /// An optional column stores nothing until some row has a value.
+  struct DecimalColumn: Sendable {
+    /// The code of a row without a value.
+    static let absent = Int32.min
+    /// The code of -0.0 (a longitude written "-0.000000" parses to it), which `value × scale`
+    /// would turn into +0.0.
+    static let negativeZero = Int32.min + 1
+    /// Powers of ten the codes count in: 10⁷ for degrees of latitude and longitude (±214.7°),
+    /// 10⁶ for accuracy, speed and course (±2,147).
+    let scale: Double
+    /// Whether a value is always appended (coordinates): the column is never empty then.
+    private let isRequired: Bool
+    /// One code per row while every value has one (``absent`` where a row has no value).
+    private(set) var codes: [Int32] = []
+    /// One value per row (NaN where absent: readers never produce NaN, "nan" is not a number to
+    /// them) once some value had no exact code; `codes` is empty then.
     private(set) var values: [Double] = []
 
-    /// Appends `value` as row `row`'s (the rows before it have been appended).
+    init(scale: Double, isRequired: Bool) {
+      self.scale = scale
+      self.isRequired = isRequired
+    }
+
+    /// Whether the column holds any rows (an optional column that no row had a value for holds
+    /// none).
+    var isStored: Bool { !codes.isEmpty || !values.isEmpty }
+    /// Whether the column fell back to `Double`s.
+    var holdsDoubles: Bool { !values.isEmpty }
+
+    /// `value`'s code, if the code converts back to `value` bit for bit (the division is
+    /// correctly rounded, so every decimal of at most log₁₀(scale) digits after the point and
+    /// within ±(2³¹ - 3) / scale has one, and -0.0 has ``negativeZero``; NaN has none).
+    @inline(__always)
+    func code(of value: Double) -> Int32? {
+      let scaled = (value * scale).rounded()
+      guard scaled > -2_147_483_645.5, scaled < 2_147_483_647.5 else {
+        return nil
+      }
+      if value == 0, value.sign == .minus { return Self.negativeZero }
+      let code = Int32(scaled)
+      guard (Double(code) / scale).bitPattern == value.bitPattern else { return nil }
+      return code
+    }
+
+    /// Appends `value` as row `row`'s (the rows before it have been appended); `capacity` is
+    /// the rows' reserved count, reserved for the column too when it starts.
     @inline(__always)
     mutating func append(_ value: Double?, row: Int, capacity: Int) {
       if !values.isEmpty {
         values.append(value ?? .nan)
-      } else if let value {
-        values.reserveCapacity(capacity)
-        values.append(contentsOf: repeatElement(.nan, count: row))
-        values.append(value)
+        return
       }
+      let code: Int32
+      if let value {
+        guard let exact = self.code(of: value) else {
+          switchToDoubles(row: row, capacity: capacity)
+          values.append(value)
+          return
+        }
+        code = exact
+      } else {
+        code = Self.absent
+      }
+      if codes.isEmpty, !isRequired {
+        guard value != nil else { return }
+        codes.reserveCapacity(capacity)
+        codes.append(contentsOf: repeatElement(Self.absent, count: row))
+      } else if codes.isEmpty {
+        codes.reserveCapacity(capacity)
+      }
+      codes.append(code)
+    }
+
+    /// Moves the `row` rows appended so far to `values`.
+    private mutating func switchToDoubles(row: Int, capacity: Int) {
+      values.reserveCapacity(Swift.max(capacity, row + 1))
+      if codes.isEmpty {
+        values.append(contentsOf: repeatElement(.nan, count: row))
+      } else {
+        for code in codes { values.append(decode(code) ?? .nan) }
+      }
+      codes = []
+    }
+
+    @inline(__always)
+    private func decode(_ code: Int32) -> Double? {
+      if code <= Self.negativeZero { return code == Self.absent ? nil : -0.0 }
+      return Double(code) / scale
+    }
+
+    /// Row `row`'s value in a column that every row has a value in (coordinates): NaN stays NaN.
+    @inline(__always)
+    func requiredValue(at row: Int) -> Double {
+      codes.isEmpty ? values[row] : decode(codes[row]) ?? .nan
     }
 
     /// Row `row`'s value.
     @inline(__always)
     func value(at row: Int) -> Double? {
+      if !codes.isEmpty { return decode(codes[row]) }
       guard !values.isEmpty else { return nil }
       let value = values[row]
       return value.isNaN ? nil : value
@@ -49,20 +132,27 @@ public struct FixTable: RandomAccessCollection, Sendable {
     /// Reorders the values to follow sorted `rows`: row `i`'s value is the one that was at its
     /// ``Row/sequence``.
     mutating func permute(_ rows: [Row]) {
-      guard !values.isEmpty else { return }
-      let old = values
-      values = rows.map { old[Int($0.sequence)] }
+      if !codes.isEmpty {
+        let old = codes
+        codes = rows.map { old[Int($0.sequence)] }
+      } else if !values.isEmpty {
+        let old = values
+        values = rows.map { old[Int($0.sequence)] }
+      }
     }
 
     mutating func reserveCapacity(_ count: Int) {
+      if !codes.isEmpty { codes.reserveCapacity(count) }
       if !values.isEmpty { values.reserveCapacity(count) }
     }
   }
 
   private var rows: [Row] = []
-  private var accuracy = OptionalColumn()
-  private var speed = OptionalColumn()
-  private var course = OptionalColumn()
+  private var latitude = DecimalColumn(scale: 1e7, isRequired: true)
+  private var longitude = DecimalColumn(scale: 1e7, isRequired: true)
+  private var accuracy = DecimalColumn(scale: 1e6, isRequired: false)
+  private var speed = DecimalColumn(scale: 1e6, isRequired: false)
+  private var course = DecimalColumn(scale: 1e6, isRequired: false)
   /// Distinct device names; rows refer to them by index.
   public private(set) var devices: [String] = []
   private var deviceIndex: [String: Int32] = [:]
@@ -102,13 +192,14 @@ public struct FixTable: RandomAccessCollection, Sendable {
     }
     let row = rows.count
     let capacity = rows.capacity
+    latitude.append(fix.latitude, row: row, capacity: capacity)
+    longitude.append(fix.longitude, row: row, capacity: capacity)
     accuracy.append(fix.accuracy, row: row, capacity: capacity)
     speed.append(fix.speed, row: row, capacity: capacity)
     course.append(fix.course, row: row, capacity: capacity)
     rows.append(
       Row(
-        time: fix.time.microsecondsSinceEpoch, latitude: fix.latitude, longitude: fix.longitude,
-        device: device, sequence: Int32(truncatingIfNeeded: row)))
+        time: fix.time.microsecondsSinceEpoch, device: device, sequence: Int32(truncatingIfNeeded: row)))
   }
 
   /// Drops the tables that only appending uses (the name table, about 40 bytes a device, and
@@ -147,8 +238,10 @@ public struct FixTable: RandomAccessCollection, Sendable {
     }
     if isSorted { return }
     rows.sort { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
-    // The optional values follow their rows; then each row's sequence is its new index, which
+    // The values follow their rows; then each row's sequence is its new index, which
     // keeps the order for a later sort.
+    latitude.permute(rows)
+    longitude.permute(rows)
     accuracy.permute(rows)
     speed.permute(rows)
     course.permute(rows)
@@ -164,7 +257,8 @@ public struct FixTable: RandomAccessCollection, Sendable {
     let row = rows[position]
     return LocationFix(
       device: devices[Int(row.device)], time: Timestamp(microsecondsSinceEpoch: row.time),
-      latitude: row.latitude, longitude: row.longitude,
+      latitude: latitude.requiredValue(at: position),
+      longitude: longitude.requiredValue(at: position),
       accuracy: accuracy.value(at: position), speed: speed.value(at: position),
       course: course.value(at: position))
   }
@@ -187,17 +281,27 @@ public struct FixTable: RandomAccessCollection, Sendable {
   /// Reserves room for `count` fixes.
   public mutating func reserveCapacity(_ count: Int) {
     rows.reserveCapacity(count)
+    latitude.reserveCapacity(count)
+    longitude.reserveCapacity(count)
     accuracy.reserveCapacity(count)
     speed.reserveCapacity(count)
     course.reserveCapacity(count)
   }
 
-  /// Bytes a row takes in the row table (the optional columns aside).
+  /// Bytes a row takes in the row table (the value columns aside).
   static var rowBytes: Int { MemoryLayout<Row>.stride }
 
   /// Which optional columns are stored (for tests of the storage).
   var storedColumns: (accuracy: Bool, speed: Bool, course: Bool) {
-    (!accuracy.values.isEmpty, !speed.values.isEmpty, !course.values.isEmpty)
+    (accuracy.isStored, speed.isStored, course.isStored)
+  }
+
+  /// Which value columns fell back to `Double`s (for tests of the storage).
+  var columnsHoldingDoubles: [String] {
+    [
+      ("latitude", latitude), ("longitude", longitude), ("accuracy", accuracy),
+      ("speed", speed), ("course", course),
+    ].filter { $0.1.holdsDoubles }.map(\.0)
   }
 }
 
