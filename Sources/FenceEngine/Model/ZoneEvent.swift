@@ -45,8 +45,26 @@ public struct ZoneEvent: Hashable, Sendable {
   }
   /// The id as the engine keeps it (see ``id``).
   var idStorage: IDStorage
+  // The one-byte fields next, in the padding after the id's tag byte; then the eight-byte
+  // ones. The optional numbers are kept as plain values with a bit each in `present` (an
+  // optional `Double` takes 16 bytes in a row of them): 184 bytes instead of 264, which the
+  // per-fix path writes for every event and moves into the caller's array.
   /// What happened.
   public var kind: Kind
+  /// What caused a check-in (check-ins only).
+  public var trigger: Trigger?
+  /// The crossing's direction, for GEOLINE check-ins.
+  public var direction: CrossingDirection?
+  /// Whether a check-out will follow this check-in (check-ins only).
+  public var willCheckOut: Bool?
+  /// Why the fix was rejected (rejected).
+  public var reason: RejectionReason?
+  /// Why a check-out happened without the device leaving (check-outs of rules v2: a schedule
+  /// that closed, a zone removed with `exitOnRemove`); written as `reason` like ``reason``.
+  public var checkOutReason: CheckOutReason?
+  /// Which of the optional numbers are set (``Present``); an unset one's value is 0, so that
+  /// the synthesized equality and hash see only the set ones.
+  private var present: Present = []
   /// When: the fix's time, a dwell's deadline, the first outside fix of a confirmed exit, or
   /// the interpolated time of a GEOLINE crossing.
   public var time: Timestamp
@@ -56,41 +74,101 @@ public struct ZoneEvent: Hashable, Sendable {
   public var zone: String?
   /// The fence or GEOLINE id.
   public var fence: String?
-  /// What caused a check-in (check-ins only).
-  public var trigger: Trigger?
-  /// The crossing's direction, for GEOLINE check-ins.
-  public var direction: CrossingDirection?
-  /// The fix's position (the crossing point for GEOLINE check-ins).
-  public var latitude: Double?
-  /// See ``latitude``.
-  public var longitude: Double?
-  /// Metres per second, copied from the fix when it has one.
-  public var speed: Double?
-  /// Degrees clockwise from true north, copied from the fix when it has one.
-  public var course: Double?
-  /// Whether a check-out will follow this check-in (check-ins only).
-  public var willCheckOut: Bool?
+  private var latitudeValue = 0.0
+  private var longitudeValue = 0.0
+  private var speedValue = 0.0
+  private var courseValue = 0.0
+  private var checkInMicroseconds: Int64 = 0
+  private var dwellValue = 0.0
+  private var durationValue = 0.0
+  private var distanceValue = 0.0
   /// The zone's custom data (zone events only).
   public var customData: JSONObject?
-  /// When the stay began (dwell and check-out).
-  public var checkInTime: Timestamp?
-  /// The zone's dwell time in seconds (dwell).
-  public var dwellSeconds: Double?
-  /// Check-out time minus check-in time, in seconds (check-out).
-  public var durationSeconds: Double?
   /// Newly monitored ids, sorted (monitoredSetChanged).
   public var on: [String]?
   /// No longer monitored ids, sorted (monitoredSetChanged).
   public var off: [String]?
-  /// Why the fix was rejected (rejected).
-  public var reason: RejectionReason?
-  /// Why a check-out happened without the device leaving (check-outs of rules v2: a schedule
-  /// that closed, a zone removed with `exitOnRemove`); written as `reason` like ``reason``.
-  public var checkOutReason: CheckOutReason?
   /// The device a roaming fence moves with (events of roaming zones, rules v2).
   public var roamingDevice: String?
+
+  /// Which optional numbers of an event are set.
+  private struct Present: OptionSet, Hashable, Sendable {
+    let rawValue: UInt8
+    static let latitude = Present(rawValue: 1)
+    static let longitude = Present(rawValue: 2)
+    static let speed = Present(rawValue: 4)
+    static let course = Present(rawValue: 8)
+    static let checkInTime = Present(rawValue: 16)
+    static let dwell = Present(rawValue: 32)
+    static let duration = Present(rawValue: 64)
+    static let distance = Present(rawValue: 128)
+  }
+
+  @inline(__always)
+  private func value(_ value: Double, if member: Present) -> Double? {
+    present.contains(member) ? value : nil
+  }
+
+  /// Stores `newValue` (0 when nil) and its bit.
+  @inline(__always)
+  private static func store(
+    _ newValue: Double?, in value: inout Double, _ member: Present, of present: inout Present
+  ) {
+    if let newValue {
+      value = newValue
+      present.insert(member)
+    } else {
+      value = 0
+      present.remove(member)
+    }
+  }
+
+  /// The fix's position (the crossing point for GEOLINE check-ins).
+  public var latitude: Double? {
+    @inline(__always) get { value(latitudeValue, if: .latitude) }
+    @inline(__always) set { Self.store(newValue, in: &latitudeValue, .latitude, of: &present) }
+  }
+  /// See ``latitude``.
+  public var longitude: Double? {
+    @inline(__always) get { value(longitudeValue, if: .longitude) }
+    @inline(__always) set { Self.store(newValue, in: &longitudeValue, .longitude, of: &present) }
+  }
+  /// Metres per second, copied from the fix when it has one.
+  public var speed: Double? {
+    @inline(__always) get { value(speedValue, if: .speed) }
+    @inline(__always) set { Self.store(newValue, in: &speedValue, .speed, of: &present) }
+  }
+  /// Degrees clockwise from true north, copied from the fix when it has one.
+  public var course: Double? {
+    @inline(__always) get { value(courseValue, if: .course) }
+    @inline(__always) set { Self.store(newValue, in: &courseValue, .course, of: &present) }
+  }
+  /// When the stay began (dwell and check-out).
+  public var checkInTime: Timestamp? {
+    @inline(__always) get {
+      present.contains(.checkInTime)
+        ? Timestamp(microsecondsSinceEpoch: checkInMicroseconds) : nil
+    }
+    @inline(__always) set {
+      checkInMicroseconds = newValue?.microsecondsSinceEpoch ?? 0
+      if newValue == nil { present.remove(.checkInTime) } else { present.insert(.checkInTime) }
+    }
+  }
+  /// The zone's dwell time in seconds (dwell).
+  public var dwellSeconds: Double? {
+    @inline(__always) get { value(dwellValue, if: .dwell) }
+    @inline(__always) set { Self.store(newValue, in: &dwellValue, .dwell, of: &present) }
+  }
+  /// Check-out time minus check-in time, in seconds (check-out).
+  public var durationSeconds: Double? {
+    @inline(__always) get { value(durationValue, if: .duration) }
+    @inline(__always) set { Self.store(newValue, in: &durationValue, .duration, of: &present) }
+  }
   /// Metres from the roaming device's latest fix to this fix (events of roaming zones).
-  public var distance: Double?
+  public var distance: Double? {
+    @inline(__always) get { value(distanceValue, if: .distance) }
+    @inline(__always) set { Self.store(newValue, in: &distanceValue, .distance, of: &present) }
+  }
 
   /// An event with only its kind, time and device set; the id is filled by ``withDeterministicID()``.
   public init(kind: Kind, time: Timestamp, device: String) {
