@@ -9,6 +9,10 @@
 /// four per edge: most of the memory of large polygons.) One stripe over one part needs no
 /// table: its entries are all the edges.
 ///
+/// The numbers take 2 bytes each when the index has at most 65,536 edges (every number fits a
+/// `UInt16`: almost every polygon), else 4 (two `UInt16` halves read as one `UInt32`): the
+/// time-zone polygons' stripes held about four 4-byte entries an edge.
+///
 /// Every edge carries a *colour* (0 to 63): the crossing parity is kept per colour, and a
 /// point is covered when any colour's parity is odd. One polygon, or the parts of a valid
 /// multipolygon, need a single colour; parts whose bounding boxes overlap get different colours
@@ -30,8 +34,15 @@ extension EdgeIndex {
     var count = 1
     var scale = 0.0
     var offsets: ContiguousArray<Int32> = []
-    var edgeNumbers: ContiguousArray<UInt32> = []
+    var edgeNumbers: ContiguousArray<UInt16> = []
   }
+
+  /// The most edges whose numbers are stored in 2 bytes (see the type's notes).
+  static let narrowEdgeLimit = 1 << 16
+
+  /// Whether an index of `edgeCount` edges stores its stripes' edge numbers in 2 bytes.
+  @inline(__always)
+  static func hasNarrowEdgeNumbers(edgeCount: Int) -> Bool { edgeCount <= narrowEdgeLimit }
 
   /// Files `edgeCount` edges (at `stride` in `edges`) whose latitudes span `minY ... maxY`, of
   /// `parts` parts, by latitude stripe.
@@ -73,13 +84,21 @@ extension EdgeIndex {
     let total = counts[stripes]
     precondition(total < Int(Int32.max), "too many stripe entries")
     var next = counts
-    var numbers = ContiguousArray<UInt32>(repeating: 0, count: total)
+    let narrow = hasNarrowEdgeNumbers(edgeCount: edgeCount)
+    var numbers = ContiguousArray<UInt16>(repeating: 0, count: narrow ? total : 2 * total)
     edges.withUnsafeBufferPointer { e in
-      for k in 0..<edgeCount {
-        let i = edgeStride * k
-        for s in stripeRange(e[i + 1], e[i + 3]) {
-          numbers[next[s]] = UInt32(k)
-          next[s] += 1
+      numbers.withUnsafeMutableBufferPointer { numbers in
+        for k in 0..<edgeCount {
+          let i = edgeStride * k
+          for s in stripeRange(e[i + 1], e[i + 3]) {
+            if narrow {
+              numbers[next[s]] = UInt16(truncatingIfNeeded: k)
+            } else {
+              UnsafeMutableRawBufferPointer(numbers).storeBytes(
+                of: UInt32(k), toByteOffset: 4 * next[s], as: UInt32.self)
+            }
+            next[s] += 1
+          }
         }
       }
     }
@@ -168,8 +187,16 @@ extension EdgeIndex {
               return Self.crossingParities(
                 x: x, y: y, edges: e, stride: stride, colours: c, entries: entries) { $0 }
             }
+            if EdgeIndex.hasNarrowEdgeNumbers(
+              edgeCount: EdgeIndex.edgeCount(values: e.count, stride: stride))
+            {
+              return Self.crossingParities(
+                x: x, y: y, edges: e, stride: stride, colours: c, entries: entries) { Int(n[$0]) }
+            }
+            let wide = UnsafeRawBufferPointer(n)
             return Self.crossingParities(
-              x: x, y: y, edges: e, stride: stride, colours: c, entries: entries) { Int(n[$0]) }
+              x: x, y: y, edges: e, stride: stride, colours: c, entries: entries
+            ) { Int(wide.load(fromByteOffset: 4 &* $0, as: UInt32.self)) }
           }
         }
       }

@@ -39,9 +39,10 @@ final class EdgeIndex: Sendable {
   /// one part (its entries are then all the edges: most small polygons, which would otherwise
   /// each hold a two-value array).
   let offsets: ContiguousArray<Int32>
-  /// The entries: per stripe, the numbers of its edges. Empty when one stripe holds every edge
-  /// of one part.
-  let edgeNumbers: ContiguousArray<UInt32>
+  /// The entries: per stripe, the numbers of its edges, 2 bytes each or (more than 65,536
+  /// edges) 4 in two halves (``stripeEntry(_:)``). Empty when one stripe holds every edge of one
+  /// part.
+  let edgeNumbers: ContiguousArray<UInt16>
   /// The colour of each edge (a bit number of the parity word); may be longer than the edges
   /// (``zeroColours``).
   let colours: ContiguousArray<UInt8>
@@ -234,6 +235,12 @@ final class EdgeIndex: Sendable {
   @inline(__always)
   static func edgeCount(values: Int, stride: Int) -> Int {
     stride == 4 ? values / 4 : max(0, values / 2 - 1)
+  }
+
+  /// The edge number of stripe entry `k` (`offsets[s] ..< offsets[s + 1]` are stripe `s`'s).
+  func stripeEntry(_ k: Int) -> Int {
+    if EdgeIndex.hasNarrowEdgeNumbers(edgeCount: edgeCount) { return Int(edgeNumbers[k]) }
+    return edgeNumbers.withUnsafeBytes { Int($0.load(fromByteOffset: 4 * k, as: UInt32.self)) }
   }
 
   /// Edge `k` as `x0, y0, x1, y1` in the frame.

@@ -20,13 +20,65 @@ import Testing
     #expect(stripes.edges.count == 2 * (edgeCount + 1))
     #expect(MultiPolygon(star).stripes === star.index)
     #expect(stripes.stripeCount > 1)
+    // Two bytes an entry: a thousand edges fit 16-bit numbers.
     #expect(stripes.edgeNumbers.count == Int(stripes.offsets[stripes.stripeCount]))
     #expect(stripes.edgeNumbers.count >= edgeCount)
-    // Each edge appears in the stripes of its latitude range, in edge order within a stripe.
-    for s in 0..<stripes.stripeCount {
-      let numbers = stripes.edgeNumbers[Int(stripes.offsets[s])..<Int(stripes.offsets[s + 1])]
-      #expect(zip(numbers, numbers.dropFirst()).allSatisfy { $0 < $1 })
+    expectEachEdgeInTheStripesOfItsLatitudes(stripes)
+  }
+
+  /// Up to 65,536 edges the numbers take 2 bytes, beyond 4 (two halves); either way each edge
+  /// is filed in the stripes its latitudes span, and containment agrees with a plain
+  /// crossing-number test over the ring.
+  @Test(arguments: [(65_536, true), (65_537, false)])
+  func edgeNumbersAreNarrowUpTo65536Edges(edgeCount: Int, narrow: Bool) throws {
+    var generator = SeededGenerator(seed: 11)
+    let star = try starPolygon(
+      count: edgeCount, longitude: 10, latitude: 20, radius: 1, jagged: true,
+      generator: &generator)
+    let stripes = star.index
+    #expect(stripes.edgeCount == edgeCount)
+    let entries = Int(stripes.offsets[stripes.stripeCount])
+    #expect(stripes.edgeNumbers.count == (narrow ? entries : 2 * entries))
+    expectEachEdgeInTheStripesOfItsLatitudes(stripes)
+    let ring = star.exterior
+    var unit = SeededGenerator(seed: 12)
+    for _ in 0..<150 {
+      let x = Double.random(in: 8.5...11.5, using: &unit)
+      let y = Double.random(in: 18.5...21.5, using: &unit)
+      var inside = false
+      for k in 0..<(ring.count - 1) {
+        let (a, b) = (ring[k], ring[k + 1])
+        if (a.latitude > y) != (b.latitude > y) {
+          let crossing =
+            a.longitude + (y - a.latitude) / (b.latitude - a.latitude) * (b.longitude - a.longitude)
+          if x < crossing { inside.toggle() }
+        }
+      }
+      #expect(star.contains(latitude: y, longitude: x) == inside)
     }
+  }
+
+  /// Each edge appears exactly in the stripes of its latitude range, in edge order within a
+  /// stripe.
+  func expectEachEdgeInTheStripesOfItsLatitudes(
+    _ index: EdgeIndex, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    var filed = [[Int]](repeating: [], count: index.edgeCount)
+    for s in 0..<index.stripeCount {
+      let numbers = (Int(index.offsets[s])..<Int(index.offsets[s + 1])).map(index.stripeEntry)
+      #expect(zip(numbers, numbers.dropFirst()).allSatisfy { $0 < $1 }, sourceLocation: sourceLocation)
+      for number in numbers { filed[number].append(s) }
+    }
+    var misfiled = 0
+    for k in 0..<index.edgeCount {
+      let (_, y0, _, y1) = index.edge(k)
+      let first = EdgeIndex.stripe(
+        min(y0, y1), minY: index.minY, scale: index.stripeScale, count: index.stripeCount)
+      let last = EdgeIndex.stripe(
+        max(y0, y1), minY: index.minY, scale: index.stripeScale, count: index.stripeCount)
+      if filed[k] != Array(first...last) { misfiled += 1 }
+    }
+    #expect(misfiled == 0, sourceLocation: sourceLocation)
   }
 
   /// One stripe over one part needs no numbers and no offsets: entry k is edge k.
