@@ -57,7 +57,9 @@ public struct RTree: Sendable {
   /// - Precondition: ids are unique; every box has finite edges, `-90 <= south <= north <= 90`
   ///   and both longitudes in `-180...180` (`west > east` means the box crosses the antimeridian).
   /// - Complexity: O(*n*): about 0.12 s for a million boxes in a release build.
-  public init(_ items: [(id: Int32, box: BoundingBox)], nodeSize: Int = RTree.defaultNodeSize) {
+  public init(
+    _ items: consuming [(id: Int32, box: BoundingBox)], nodeSize: Int = RTree.defaultNodeSize
+  ) {
     self.init(packing: items, nodeSize: nodeSize, tailCapacity: 128, rebuildDivisor: 8)
   }
 
@@ -87,7 +89,7 @@ public struct RTree: Sendable {
   /// The one place an index is built: O(*n*), one allocation per array, none per item.
   @usableFromInline
   init(
-    packing items: [(id: Int32, box: BoundingBox)], nodeSize: Int, tailCapacity: Int,
+    packing items: consuming [(id: Int32, box: BoundingBox)], nodeSize: Int, tailCapacity: Int,
     rebuildDivisor: Int, pointGridMinimum: Int = PointGrid.defaultMinimumEntries
   ) {
     precondition(nodeSize >= 2 && nodeSize <= 1024, "Node size \(nodeSize) is not in 2...1024")
@@ -103,7 +105,10 @@ public struct RTree: Sendable {
       entries.append(id: id, box: box)
       itemCount += 1
     }
-    main = PackedTree(packing: entries, nodeSize: nodeSize)
+    // The items are copied into `entries`: freed before the packing (when the caller gave its
+    // last reference), not held beside its scratch tables.
+    items = []
+    main = PackedTree(packing: consume entries, nodeSize: nodeSize)
     delta = PackedTree(nodeSize: nodeSize)
     tail = EntryList()
     count = itemCount
@@ -179,7 +184,7 @@ public struct RTree: Sendable {
       var pending = EntryList(reservingCapacity: delta.liveEntryCount + tail.count)
       pending.appendLive(from: delta.entries)
       pending.appendLive(from: tail)
-      delta = PackedTree(packing: pending, nodeSize: nodeSize)
+      delta = PackedTree(packing: consume pending, nodeSize: nodeSize)
       tail.removeAll()
     }
   }
@@ -276,7 +281,7 @@ public struct RTree: Sendable {
     all.appendLive(from: main.entries)
     all.appendLive(from: delta.entries)
     all.appendLive(from: tail)
-    main = PackedTree(packing: all, nodeSize: nodeSize)
+    main = PackedTree(packing: consume all, nodeSize: nodeSize)
     delta = PackedTree(nodeSize: nodeSize)
     tail.removeAll()
     gridMain()
@@ -286,7 +291,7 @@ public struct RTree: Sendable {
   private mutating func gridMain() {
     if let (grid, wide) = PointGrid.build(over: main.entries, minimumEntries: pointGridMinimum) {
       mainGrid = grid
-      mainWide = PackedTree(packing: wide, nodeSize: nodeSize)
+      mainWide = PackedTree(packing: consume wide, nodeSize: nodeSize)
     } else {
       mainGrid = nil
       mainWide = PackedTree(nodeSize: nodeSize)

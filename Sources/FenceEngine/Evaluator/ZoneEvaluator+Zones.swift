@@ -670,7 +670,12 @@ extension ZoneEvaluator {
   private func liveItems(where isIncluded: (ElementCore.Kind) -> Bool)
     -> [(id: Int32, box: BoundingBox)]
   {
+    var count = 0
+    for core in elementCores where isIncluded(core.kind) { count += 1 }
+    // Exactly as long as needed: growth by doubling held two copies at once (a million items:
+    // 40 MB and 20).
     var items: [(id: Int32, box: BoundingBox)] = []
+    items.reserveCapacity(count)
     for slot in elementCores.indices where isIncluded(elementCores[slot].kind) {
       items.append((Int32(slot), elementBox(Int32(slot))))
     }
