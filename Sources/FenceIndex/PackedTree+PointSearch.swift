@@ -52,6 +52,15 @@ extension PackedTree {
     laneLevelStarts = starts
   }
 
+  /// Drops ``laneBoxes`` and ``laneLevelStarts`` (a tree whose point searches a grid answers).
+  mutating func dropLanes() {
+    laneBoxes = []
+    laneLevelStarts = []
+  }
+
+  /// Whether the lanes are made (or the tree has no level to make them for).
+  var hasLanes: Bool { !laneLevelStarts.isEmpty || levelEnds.count < 2 }
+
   /// Empties the lane of entry `slot`, so the point search skips it without reading its flags.
   mutating func clearLane(ofEntry slot: Int) {
     guard !laneLevelStarts.isEmpty else { return }

@@ -58,7 +58,9 @@ struct PackedTree: Sendable {
   /// The entries are put in curve order in `input`'s own arrays (when the caller gives its
   /// last reference, as the index's builds do), not copied: a million boxes' sorted copy was
   /// 37 MB more at the load's peak.
-  init(packing input: consuming EntryList, nodeSize: Int) {
+  /// Without `packingLanes`, the ``laneBoxes`` are left out (``packLanes()`` makes them later): a tree
+  /// whose point searches a ``PointGrid`` answers never reads them.
+  init(packing input: consuming EntryList, nodeSize: Int, packingLanes: Bool = true) {
     precondition(nodeSize >= 2 && nodeSize <= 1024, "Node size \(nodeSize) is not in 2...1024")
     precondition(input.count < Int(Int32.max) / 2, "Too many entries: \(input.count)")
     self.init(nodeSize: nodeSize)
@@ -126,7 +128,7 @@ struct PackedTree: Sendable {
     sortByHighWord(&order)
     idOrder = order
 
-    packLanes()
+    if packingLanes { packLanes() }
     occupancy = entries.boxes.withUnsafeBufferPointer { OccupancyGrid(boxes: $0, count: n) }
   }
 
