@@ -210,37 +210,67 @@ struct ElementDetail {
   }
 }
 
-/// The rules of one zone slot as the per-fix step reads them, in a flat table beside
-/// `zoneSlots` (a trivial value: no reference counting).
+/// The rules of one zone slot as the per-fix step reads them, put together by
+/// ``ZoneCoreTable`` from the slot's row and its shared ``ZoneRuleSet`` (a trivial value: no
+/// reference counting).
 struct ZoneCore {
-  // Eight-byte fields first, then the small ones: 40 bytes rather than 48.
-  var exitHysteresis = 0.0
-  var minimumRetriggerTime = 0.0
-  var dwell = 0.0
+  /// The rules, kept once per distinct set by the table.
+  var ruleSet = ZoneRuleSet()
   /// The evaluator's add sequence when this zone id was added (a replace keeps it): a device
   /// whose last accepted fix came before it sees the zone for the first time.
   var addedSequence: UInt64 = 0
-  var exitConfirmations: Int32 = 1
-  var checkOut = true
-  var initialTrigger = true
-  var hasDwell = false
   /// Rules v2 that decide per fix whether the zone counts (kept in step with its elements').
   var gate = ZoneGate()
 
   init() {}
+
+  init(_ ruleSet: ZoneRuleSet, addedSequence: UInt64, gate: ZoneGate) {
+    self.ruleSet = ruleSet
+    self.addedSequence = addedSequence
+    self.gate = gate
+  }
+
+  var exitHysteresis: Double {
+    get { ruleSet.exitHysteresis }
+    set { ruleSet.exitHysteresis = newValue }
+  }
+  var minimumRetriggerTime: Double {
+    get { ruleSet.minimumRetriggerTime }
+    set { ruleSet.minimumRetriggerTime = newValue }
+  }
+  var dwell: Double {
+    get { ruleSet.dwell }
+    set { ruleSet.dwell = newValue }
+  }
+  var exitConfirmations: Int32 {
+    get { ruleSet.exitConfirmations }
+    set { ruleSet.exitConfirmations = newValue }
+  }
+  var checkOut: Bool {
+    get { ruleSet.checkOut }
+    set { ruleSet.checkOut = newValue }
+  }
+  var initialTrigger: Bool {
+    get { ruleSet.initialTrigger }
+    set { ruleSet.initialTrigger = newValue }
+  }
+  var hasDwell: Bool {
+    get { ruleSet.hasDwell }
+    set { ruleSet.hasDwell = newValue }
+  }
 
   /// The zone's `dwell` rule as given (`nil` for no dwell events).
   var dwellRule: Double? { hasDwell ? dwell : nil }
 
   init(_ rules: ZoneRules, addedSequence: UInt64) {
     self.addedSequence = addedSequence
-    exitConfirmations = Int32(clamping: rules.exitConfirmations)
-    exitHysteresis = rules.exitHysteresis
-    minimumRetriggerTime = rules.minimumRetriggerTime
-    checkOut = rules.checkOut
-    initialTrigger = rules.initialTrigger
-    hasDwell = rules.dwell != nil
-    dwell = rules.dwell ?? 0
+    ruleSet.exitConfirmations = Int32(clamping: rules.exitConfirmations)
+    ruleSet.exitHysteresis = rules.exitHysteresis
+    ruleSet.minimumRetriggerTime = rules.minimumRetriggerTime
+    ruleSet.checkOut = rules.checkOut
+    ruleSet.initialTrigger = rules.initialTrigger
+    ruleSet.hasDwell = rules.dwell != nil
+    ruleSet.dwell = rules.dwell ?? 0
     if rules.conditions != nil { gate.insert(.conditioned) }
   }
 }

@@ -229,7 +229,7 @@ extension ZoneEvaluator {
   /// A zone's per-fix tables: its core and its entry in the zone table (id, rules, data).
   @inline(__always)
   private func prefetchZone(_ zone: Int32) {
-    zoneCores.withUnsafeBufferPointer { prefetchLines(of: $0.baseAddress! + Int(zone)) }
+    zoneCores.prefetch(slot: Int(zone))
     // What an event copies from the zone: its id, name and custom data.
     zoneSlots.withUnsafeBufferPointer {
       prefetchLines(of: $0.baseAddress! + Int(zone), bytes: Self.zoneEventBytes)
@@ -251,7 +251,7 @@ extension ZoneEvaluator {
 /// Asks for every cache line of the first `bytes` bytes of the value at `pointer` (all of it by
 /// default).
 @inline(__always)
-private func prefetchLines<T>(of pointer: UnsafePointer<T>, bytes: Int = MemoryLayout<T>.size) {
+func prefetchLines<T>(of pointer: UnsafePointer<T>, bytes: Int = MemoryLayout<T>.size) {
   let start = UnsafeRawPointer(pointer)
   var offset = 0
   while offset < bytes {

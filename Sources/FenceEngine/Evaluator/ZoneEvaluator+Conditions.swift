@@ -149,7 +149,7 @@ extension ZoneEvaluator {
       for r in records.indices {
         records[r].resetMarks()
         let zone = records[r].zone
-        let gate = zoneCores.withUnsafeBufferPointer { $0[Int(zone)].gate }
+        let gate = zoneCores[Int(zone)].gate
         records[r].isHiddenNow = !gate.isEmpty && !zoneCounts(zone, gate: gate, context)
       }
     }

@@ -84,7 +84,7 @@ extension ZoneEvaluator {
     firstElement = []
 
     Self.permute(&zoneSlots, takingFrom: order, leaving: nil)
-    Self.permute(&zoneCores, takingFrom: order, leaving: ZoneCore())
+    zoneCores.permute(takingFrom: order)
     Self.permute(&elementIDs, takingFrom: elementSource, leaving: "")
     Self.permute(&elementCores, takingFrom: elementSource, leaving: ElementCore())
     if !elementDetails.isEmpty {

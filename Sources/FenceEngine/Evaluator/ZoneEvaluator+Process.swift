@@ -863,24 +863,23 @@ extension ZoneEvaluator {
   /// Static, on the one table it reads: a method of the evaluator called from the mutating
   /// per-fix step made the compiler copy the whole evaluator (984 bytes) on every fix.
   static func pruneRecords(
-    _ records: inout [ZoneRecord], at time: Timestamp, zoneCores: [ZoneCore]
+    _ records: inout [ZoneRecord], at time: Timestamp, zoneCores: borrowing ZoneCoreTable
   ) {
     // In place: the generic `removeAll(where:)` and `contains(where:)` copy each record
     // (retaining its fence id).
-    let kept = zoneCores.withUnsafeBufferPointer { cores in
-      records.withUnsafeMutableBufferPointer { records in
-        var kept = 0
-        for r in records.indices {
-          let isDone =
-            records[r].presence == .outside
-            && !records[r].isSuppressed(
-              at: time, minimumRetriggerTime: cores[Int(records[r].zone)].minimumRetriggerTime)
-          if isDone { continue }
-          if kept != r { records.swapAt(kept, r) }
-          kept += 1
-        }
-        return kept
+    let kept = records.withUnsafeMutableBufferPointer { records in
+      var kept = 0
+      for r in records.indices {
+        let isDone =
+          records[r].presence == .outside
+          && !records[r].isSuppressed(
+            at: time,
+            minimumRetriggerTime: zoneCores.minimumRetriggerTime(ofSlot: Int(records[r].zone)))
+        if isDone { continue }
+        if kept != r { records.swapAt(kept, r) }
+        kept += 1
       }
+      return kept
     }
     if kept < records.count { records.removeLast(records.count - kept) }
   }

@@ -54,7 +54,7 @@ public struct ZoneEvaluator {
   /// other elements). Only circles' slots are read.
   var elementDetails: [ElementDetail] = []
   /// Per zone slot, the rules as the per-fix step reads them (kept in step with `zoneSlots`).
-  var zoneCores: [ZoneCore] = []
+  var zoneCores = ZoneCoreTable()
   /// Per element slot, a polygon fence's shape: empty while no element is a polygon, else as
   /// long as the other element tables (read through `sparseSlot`).
   var polygonFences: [PolygonFence?] = []

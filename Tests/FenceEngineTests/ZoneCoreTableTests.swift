@@ -1,0 +1,96 @@
+import Testing
+
+@testable import FenceEngine
+
+/// The zone cores keep each distinct rule set once: every slot reads back exactly the core
+/// written (signed zeros included), and a set no slot uses any more is forgotten.
+@Suite struct ZoneCoreTableTests {
+  static func rules(_ k: Int) -> ZoneRuleSet {
+    var rules = ZoneRuleSet()
+    rules.exitHysteresis = [0.0, -0.0, 25, 25][k % 4]
+    rules.minimumRetriggerTime = k % 3 == 0 ? 60 : 0
+    rules.dwell = k % 5 == 0 ? -0.0 : 0
+    rules.hasDwell = k % 7 == 0
+    rules.exitConfirmations = Int32(1 + k % 2)
+    rules.checkOut = k % 11 != 0
+    rules.initialTrigger = k % 13 != 0
+    return rules
+  }
+
+  static func bits(_ core: ZoneCore) -> [UInt64] {
+    let r = core.ruleSet
+    return [
+      r.exitHysteresis.bitPattern, r.minimumRetriggerTime.bitPattern, r.dwell.bitPattern,
+      UInt64(r.exitConfirmations), r.checkOut ? 1 : 0, r.initialTrigger ? 1 : 0,
+      r.hasDwell ? 1 : 0, core.addedSequence, UInt64(core.gate.rawValue),
+    ]
+  }
+
+  @Test func manyZonesWithTheSameRulesShareOneSet() {
+    #expect(ZoneCoreTable.rowBytes == 16)
+    var table = ZoneCoreTable()
+    for k in 0..<1_000 {
+      table.append(ZoneCore(Self.rules(1), addedSequence: UInt64(k), gate: ZoneGate()))
+    }
+    #expect(table.ruleSetCount == 1)
+    #expect(table.map(\.addedSequence) == (0..<1_000).map(UInt64.init))
+    // -0.0 is another set than 0.0 (the rules otherwise the same).
+    var positive = Self.rules(1)
+    positive.exitHysteresis = 0
+    table[7] = ZoneCore(positive, addedSequence: 7, gate: ZoneGate())
+    #expect(table.ruleSetCount == 2)
+    #expect(table[7].exitHysteresis.sign == .plus)
+    #expect(table[8].exitHysteresis.sign == .minus)
+    // The gate and the sequence change without touching the sets.
+    table[8].gate.insert(.dormant)
+    table[8].addedSequence = 99
+    #expect(table.ruleSetCount == 2)
+    #expect(table[8].gate == .dormant && table[8].addedSequence == 99)
+    // The last slot of a set takes another: the set is forgotten.
+    table[7] = ZoneCore(Self.rules(1), addedSequence: 7, gate: ZoneGate())
+    #expect(table.ruleSetCount == 1)
+  }
+
+  /// Random writes against a plain array of cores: every slot equal bit for bit, and as many
+  /// sets kept as distinct sets in use.
+  @Test func randomWritesReadBackAsAPlainArray() {
+    var state: UInt64 = 3
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    var table = ZoneCoreTable()
+    var plain: [ZoneCore] = []
+    for step in 0..<5_000 {
+      switch next(6) {
+      case 0, 1:
+        let core = ZoneCore(Self.rules(next(40)), addedSequence: UInt64(step), gate: ZoneGate())
+        table.append(core)
+        plain.append(core)
+      case 2 where !plain.isEmpty:
+        let slot = next(plain.count)
+        let core = ZoneCore(Self.rules(next(40)), addedSequence: UInt64(step), gate: ZoneGate())
+        table[slot] = core
+        plain[slot] = core
+      case 3 where !plain.isEmpty:
+        let slot = next(plain.count)
+        table[slot].gate.formSymmetricDifference(.conditioned)
+        plain[slot].gate.formSymmetricDifference(.conditioned)
+      case 4 where !plain.isEmpty:
+        let slot = next(plain.count)
+        table[slot] = ZoneCore()
+        plain[slot] = ZoneCore()
+      case 5 where plain.count > 1:
+        var order = Array(plain.indices)
+        for i in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(i, next(i + 1)) }
+        table.permute(takingFrom: order)
+        plain = order.map { plain[$0] }
+      default: break
+      }
+    }
+    #expect(table.count == plain.count)
+    #expect(table.map(Self.bits) == plain.map(Self.bits))
+    #expect(table.indices.allSatisfy { table.minimumRetriggerTime(ofSlot: $0) == plain[$0].minimumRetriggerTime })
+    #expect(table.ruleSetCount == Set(plain.map { Self.bits(ZoneCore($0.ruleSet, addedSequence: 0, gate: ZoneGate())) }).count)
+  }
+}
