@@ -21,10 +21,10 @@ import Testing
     #expect(table.indices.allSatisfy { table.devices[table.deviceIndex(at: $0)] == table[$0].device })
   }
 
-  /// A row is 16 bytes; an optional value takes a column only once some fix has it, and its
+  /// A row is 12 bytes; an optional value takes a column only once some fix has it, and its
   /// values follow their fixes through the sort (and a second sort after more rows).
   @Test func optionalValuesAreStoredOnlyWhenSomeFixHasThem() throws {
-    #expect(FixTable.rowBytes == 16)
+    #expect(FixTable.rowBytes == 12)
     func fix(_ device: String, _ time: Double, accuracy: Double? = nil, speed: Double? = nil, course: Double? = nil) -> LocationFix {
       LocationFix(
         device: device, time: Timestamp(secondsSinceEpoch: time), latitude: 1, longitude: time,
@@ -121,6 +121,38 @@ import Testing
     #expect(coded.columnsHoldingDoubles == [])
     #expect(coded[0].latitude == -214.7483645 && coded[0].longitude == 214.7483647)
     #expect(coded[0].accuracy == -2_147.483645)
+  }
+
+  /// Times of whole seconds from the first are kept as 32-bit offsets; a time that is not
+  /// (a fraction of a second, or beyond 68 years) moves every time to microseconds. Either way
+  /// they come back exactly and sort stably.
+  @Test(arguments: [false, true])
+  func timesComeBackExactlyAndSortStably(withFraction: Bool) {
+    let base: Int64 = 1_606_780_800_000_000  // 2020-12-01T00:00:00Z
+    let seconds: [Int64] = [40, -3, 40, 7, 0, -3, 2_000_000_000, 7]
+    var expected: [Int64] = seconds.map { base + $0 * 1_000_000 }
+    if withFraction { expected.append(base + 5 * 1_000_000 + 250_000) }
+    var table = FixTable()
+    for (k, time) in expected.enumerated() {
+      table.append(
+        LocationFix(
+          device: "d\(k)", time: Timestamp(microsecondsSinceEpoch: time), latitude: 1,
+          longitude: 2))
+    }
+    #expect(table.timesAreCoded == !withFraction)
+    #expect(table.indices.map { table.time(at: $0).microsecondsSinceEpoch } == expected)
+    table.sortByTime()
+    let order = expected.indices.sorted { (expected[$0], $0) < (expected[$1], $1) }
+    #expect(table.map(\.device) == order.map { "d\($0)" })
+    #expect(table.map(\.time.microsecondsSinceEpoch) == order.map { expected[$0] })
+    // A time 68 years on has no 32-bit offset.
+    table.append(
+      LocationFix(
+        device: "late", time: Timestamp(microsecondsSinceEpoch: base + 2_200_000_000 * 1_000_000),
+        latitude: 1, longitude: 2))
+    #expect(!table.timesAreCoded)
+    #expect(table.last?.time.microsecondsSinceEpoch == base + 2_200_000_000 * 1_000_000)
+    #expect(table.dropLast().map(\.time.microsecondsSinceEpoch) == order.map { expected[$0] })
   }
 
   @Test func presortedMergeEqualsTheStableSortOfSortedFiles() throws {

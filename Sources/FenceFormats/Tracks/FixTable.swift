@@ -1,9 +1,12 @@
 import FenceEngine
 
-/// Fixes held compactly in memory: device names interned, 16 bytes a fix for its time, device
+/// Fixes held compactly in memory: device names interned, 12 bytes a fix for its time, device
 /// and reading order, 4 for each coordinate, and 4 more for each optional value (accuracy,
 /// speed, course) that some fix of the table has, in a column of its own. A random-access
 /// collection of ``LocationFix``.
+///
+/// Times are kept as whole seconds from the first fix's time (``TimeColumn``) while every time
+/// is such an offset within `Int32` (68 years either way), else as microseconds.
 ///
 /// Values are kept as integers of their decimal digits (``DecimalColumn``) when that gives them
 /// back bit for bit, which it does for the decimals tracks are written with (up to seven digits
@@ -14,12 +17,69 @@ import FenceEngine
 /// Built by ``readSorted(paths:options:)``, which reads every file and sorts all fixes by time.
 public struct FixTable: RandomAccessCollection, Sendable {
   struct Row: Sendable {
-    var time: Int64
+    /// The time as ``TimeColumn`` codes it (0 once the column holds microseconds).
+    var time: Int32
     var device: Int32
     /// The row's index in appending order (in the 4 bytes the row would otherwise pad): it makes
     /// the sort stable, and tells the sort where each row's values are. Set to the row's index
     /// again after a sort.
     var sequence: Int32
+  }
+
+  /// The time of every row: whole seconds from the first row's time, in the rows (4 bytes),
+  /// while every time appended is such an offset that fits an `Int32`; else microseconds since
+  /// the epoch in a column of their own (8 bytes), the earlier rows' included.
+  struct TimeColumn: Sendable {
+    /// The first row's time, in microseconds since the epoch.
+    private(set) var base: Int64?
+    /// Every row's time once some time had no code; empty before.
+    private(set) var microseconds: [Int64] = []
+
+    /// Whether the rows' codes hold the times.
+    var isCoded: Bool { microseconds.isEmpty }
+
+    /// `time`'s code for the row `row` (the rows before it appended, their codes in `rows`).
+    @inline(__always)
+    mutating func code(_ time: Int64, row: Int, rows: inout [Row], capacity: Int) -> Int32 {
+      if !microseconds.isEmpty {
+        microseconds.append(time)
+        return 0
+      }
+      guard let base else {
+        self.base = time
+        return 0
+      }
+      let (offset, overflow) = time.subtractingReportingOverflow(base)
+      if !overflow, offset % 1_000_000 == 0, let seconds = Int32(exactly: offset / 1_000_000) {
+        return seconds
+      }
+      microseconds.reserveCapacity(Swift.max(capacity, row + 1))
+      rows.withUnsafeMutableBufferPointer { rows in
+        for k in rows.indices {
+          microseconds.append(base + Int64(rows[k].time) * 1_000_000)
+          rows[k].time = 0
+        }
+      }
+      microseconds.append(time)
+      return 0
+    }
+
+    /// The time of row `position`, whose row is `row`.
+    @inline(__always)
+    func time(at position: Int, row: Row) -> Int64 {
+      microseconds.isEmpty ? base! + Int64(row.time) * 1_000_000 : microseconds[position]
+    }
+
+    /// Reorders the times to follow sorted `rows` (see ``DecimalColumn/permute(_:)``).
+    mutating func permute(_ rows: [Row]) {
+      guard !microseconds.isEmpty else { return }
+      let old = microseconds
+      microseconds = rows.map { old[Int($0.sequence)] }
+    }
+
+    mutating func reserveCapacity(_ count: Int) {
+      if !microseconds.isEmpty { microseconds.reserveCapacity(count) }
+    }
   }
 
   /// One value of every row: as integers of its decimal digits (`value × scale`, 4 bytes) while
@@ -148,6 +208,7 @@ public struct FixTable: RandomAccessCollection, Sendable {
   }
 
   private var rows: [Row] = []
+  private var times = TimeColumn()
   private var latitude = DecimalColumn(scale: 1e7, isRequired: true)
   private var longitude = DecimalColumn(scale: 1e7, isRequired: true)
   private var accuracy = DecimalColumn(scale: 1e6, isRequired: false)
@@ -192,6 +253,7 @@ public struct FixTable: RandomAccessCollection, Sendable {
     }
     let row = rows.count
     let capacity = rows.capacity
+    let time = times.code(fix.time.microsecondsSinceEpoch, row: row, rows: &rows, capacity: capacity)
     latitude.append(fix.latitude, row: row, capacity: capacity)
     longitude.append(fix.longitude, row: row, capacity: capacity)
     accuracy.append(fix.accuracy, row: row, capacity: capacity)
@@ -199,7 +261,7 @@ public struct FixTable: RandomAccessCollection, Sendable {
     course.append(fix.course, row: row, capacity: capacity)
     rows.append(
       Row(
-        time: fix.time.microsecondsSinceEpoch, device: device, sequence: Int32(truncatingIfNeeded: row)))
+        time: time, device: device, sequence: Int32(truncatingIfNeeded: row)))
   }
 
   /// Drops the tables that only appending uses (the name table, about 40 bytes a device, and
@@ -228,18 +290,29 @@ public struct FixTable: RandomAccessCollection, Sendable {
   ///   have increasing sequences, so equal times are already stable), else O(*n* log *n*).
   public mutating func sortByTime() {
     // Files written in time order (most recorders and exports) need no sort: one pass tells.
+    // Codes are in time order (whole seconds from one base); microseconds are read through
+    // each row's sequence, its index in the column until the sort.
     var isSorted = true
+    let coded = times.isCoded
+    let microseconds = times.microseconds
     rows.withUnsafeBufferPointer { rows in
       var k = 1
       while k < rows.count, isSorted {
-        isSorted = rows[k - 1].time <= rows[k].time
+        isSorted = coded ? rows[k - 1].time <= rows[k].time : microseconds[k - 1] <= microseconds[k]
         k += 1
       }
     }
     if isSorted { return }
-    rows.sort { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
+    if coded {
+      rows.sort { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
+    } else {
+      rows.sort {
+        (microseconds[Int($0.sequence)], $0.sequence) < (microseconds[Int($1.sequence)], $1.sequence)
+      }
+    }
     // The values follow their rows; then each row's sequence is its new index, which
     // keeps the order for a later sort.
+    times.permute(rows)
     latitude.permute(rows)
     longitude.permute(rows)
     accuracy.permute(rows)
@@ -256,7 +329,8 @@ public struct FixTable: RandomAccessCollection, Sendable {
   public subscript(position: Int) -> LocationFix {
     let row = rows[position]
     return LocationFix(
-      device: devices[Int(row.device)], time: Timestamp(microsecondsSinceEpoch: row.time),
+      device: devices[Int(row.device)],
+      time: Timestamp(microsecondsSinceEpoch: times.time(at: position, row: row)),
       latitude: latitude.requiredValue(at: position),
       longitude: longitude.requiredValue(at: position),
       accuracy: accuracy.value(at: position), speed: speed.value(at: position),
@@ -271,7 +345,7 @@ public struct FixTable: RandomAccessCollection, Sendable {
 
   /// The time of the fix at `position` (without building the fix).
   public func time(at position: Int) -> Timestamp {
-    Timestamp(microsecondsSinceEpoch: rows[position].time)
+    Timestamp(microsecondsSinceEpoch: times.time(at: position, row: rows[position]))
   }
 
   /// Fixes of a file read before the room for the rest is reserved (see
@@ -281,6 +355,7 @@ public struct FixTable: RandomAccessCollection, Sendable {
   /// Reserves room for `count` fixes.
   public mutating func reserveCapacity(_ count: Int) {
     rows.reserveCapacity(count)
+    times.reserveCapacity(count)
     latitude.reserveCapacity(count)
     longitude.reserveCapacity(count)
     accuracy.reserveCapacity(count)
@@ -295,6 +370,9 @@ public struct FixTable: RandomAccessCollection, Sendable {
   var storedColumns: (accuracy: Bool, speed: Bool, course: Bool) {
     (accuracy.isStored, speed.isStored, course.isStored)
   }
+
+  /// Whether the times are kept as whole seconds in the rows (for tests of the storage).
+  var timesAreCoded: Bool { times.isCoded }
 
   /// Which value columns fell back to `Double`s (for tests of the storage).
   var columnsHoldingDoubles: [String] {
