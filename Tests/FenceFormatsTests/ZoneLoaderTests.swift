@@ -293,6 +293,24 @@ import Testing
         == #"feature 1 (id "a", zone "other"): property "id": fence id "a" is already used by feature 0 (id "a"); fence and GEOLINE ids must be unique"#)
   }
 
+  /// The defining feature is named by its own id, read again from the document: its `id`, its
+  /// `properties.id` (a number written as JSON writes it), or `f<index>`; a MultiLineString's
+  /// GEOLINE ids are its id with `#<n>`.
+  @Test func duplicateFenceIDsNameTheDefiningFeaturesID() {
+    let numbered = #"{"type":"Feature","properties":{"id":7},"geometry":{"type":"Point","coordinates":[1,2]}}"#
+    #expect(
+      loadError(collection(point("x"), numbered, point("7")))?.description
+        == #"feature 2 (id "7"): property "id": fence id "7" is already used by feature 1 (id "7"); fence and GEOLINE ids must be unique"#)
+    let anonymous = #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,2]}}"#
+    #expect(
+      loadError(collection(anonymous, point("f0")))?.description
+        == #"feature 1 (id "f0"): property "id": fence id "f0" is already used by feature 0 (id "f0"); fence and GEOLINE ids must be unique"#)
+    let lines = #"{"type":"Feature","id":"L","properties":{},"geometry":{"type":"MultiLineString","coordinates":[[[0,0],[1,1]],[[2,2],[3,3]]]}}"#
+    #expect(
+      loadError(collection(lines, point("L#1")))?.description
+        == #"feature 1 (id "L#1"): property "id": fence id "L#1" is already used by feature 0 (id "L"); fence and GEOLINE ids must be unique"#)
+  }
+
   @Test func repairTurnsABowtieIntoTwoTriangles() throws {
     let bowtie = #"{"type":"Feature","id":"bowtie","properties":{},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,1],[1,0],[0,1],[0,0]]]}}"#
     let zones = try load(collection(bowtie), options: ZoneLoadOptions(repair: true))

@@ -125,11 +125,12 @@ extension ZoneLoading {
 
     func claim(_ fenceID: String) throws {
       if let owner = fenceOwners[fenceID] {
+        let ownerID = featureIDText(ofFeature: Int(owner))
         throw fail(
           "id",
-          "fence id \(quoted(fenceID)) is already used by feature \(owner.index) (id \(quoted(owner.id))); fence and GEOLINE ids must be unique")
+          "fence id \(quoted(fenceID)) is already used by feature \(owner) (id \(quoted(ownerID))); fence and GEOLINE ids must be unique")
       }
-      fenceOwners[fenceID] = (index, id)
+      fenceOwners[fenceID] = Int32(truncatingIfNeeded: index)
     }
 
     switch geometryType {
