@@ -114,6 +114,9 @@ public final class FenceDaemon: Sendable {
               "\(settings.storeLocation): the database holds a store scaled out over \(partitions) partitions; start with --partitions \(partitions)",
             exitCode: 2)
         }
+        // A process killed mid-command may still have its last transaction committed by the
+        // server: recovery reads after it.
+        try storage.waitForEarlierWriters()
         store = try FenceStore(storage: storage, configuration: settings.engine, options: settings.store)
       case .sqlite:
         store = try FenceStore(

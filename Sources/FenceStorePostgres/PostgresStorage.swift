@@ -139,6 +139,48 @@ public final class PostgresStorage: FenceStorage {
     }
   }
 
+  // MARK: - Earlier writers
+
+  /// The tables a single store's commands, snapshots and metadata write.
+  static let writtenTables = "fk_meta, fk_commands, fk_events, fk_idempotency, fk_zone_sets, fk_snapshots"
+
+  /// Waits until no transaction that writes this database's store tables is in flight: those
+  /// of an earlier process on the same store included, which the server may still commit after
+  /// that process died (a `COMMIT` sent just before a SIGKILL). Recovery must read after them:
+  /// a command it did not see would otherwise be given its number again, and the resent request
+  /// fail on the duplicate (`fk_commands_pkey`).
+  ///
+  /// Takes the tables in `SHARE ROW EXCLUSIVE` mode, which waits for every writing transaction
+  /// and lets readers through, and lets go at once. A single store (no partitions, no lease)
+  /// calls it before recovery; a partitioned store's owners have their leases' fencing tokens.
+  ///
+  /// - Throws: ``StoreError/storageFailed(_:)`` when a writer is still in its transaction after
+  ///   `timeout` seconds (another process writing this store, or one frozen mid-transaction),
+  ///   or the server fails.
+  public func waitForEarlierWriters(timeout: Double = 30) throws {
+    let milliseconds = max(1, Int((timeout * 1000).rounded()))
+    do {
+      try write { connection in
+        _ = try rows("BEGIN", on: connection)
+        do {
+          _ = try rows(
+            PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(milliseconds)"), on: connection)
+          _ = try rows(
+            PostgresQuery(
+              unsafeSQL: "LOCK TABLE \(Self.writtenTables) IN SHARE ROW EXCLUSIVE MODE"),
+            on: connection)
+          _ = try rows("COMMIT", on: connection)
+        } catch {
+          _ = try? rows("ROLLBACK", on: connection)
+          throw error
+        }
+      }
+    } catch let error as StoreError {
+      throw StoreError.storageFailed(
+        "waiting up to \(timeout) s for earlier writers of the store at \(settings.redacted) (another process still in a transaction?) failed: \(error)")
+    }
+  }
+
   // MARK: - Metadata
 
   public func metadata(_ key: String) throws -> String? {

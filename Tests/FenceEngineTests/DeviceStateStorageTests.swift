@@ -24,3 +24,31 @@ import Testing
     #expect(state.lastCourse == nil)
   }
 }
+
+/// A zone record keeps its optional values (the exit's speed and course, the MRT window's
+/// start, the stay's end at this fix) as values with a bit each: 128 bytes, each value back
+/// exactly as set and independent of the others.
+@Suite struct ZoneRecordStorageTests {
+  @Test func optionalValuesComeBackExactly() {
+    #expect(MemoryLayout<ZoneRecord>.stride == 128)
+    var record = ZoneRecord(zone: 3)
+    #expect(record.exitSpeed == nil && record.exitCourse == nil)
+    #expect(record.windowStart == nil && record.checkedInUntil == nil)
+    record.exitSpeed = -0.0
+    #expect(record.exitSpeed?.sign == .minus)
+    #expect(record.exitCourse == nil && record.windowStart == nil && record.checkedInUntil == nil)
+    record.exitCourse = 359.5
+    record.windowStart = Timestamp(microsecondsSinceEpoch: -1)
+    record.checkedInUntil = Timestamp(microsecondsSinceEpoch: 0)
+    #expect(record.exitSpeed == 0 && record.exitCourse == 359.5)
+    #expect(record.windowStart == Timestamp(microsecondsSinceEpoch: -1))
+    #expect(record.checkedInUntil == Timestamp(microsecondsSinceEpoch: 0))
+    record.resetMarks()
+    #expect(record.checkedInUntil == nil)
+    #expect(record.exitSpeed == 0 && record.exitCourse == 359.5 && record.windowStart != nil)
+    record.exitSpeed = nil
+    record.windowStart = nil
+    #expect(record.exitSpeed == nil && record.windowStart == nil && record.exitCourse == 359.5)
+    #expect(record.zone == 3)
+  }
+}
