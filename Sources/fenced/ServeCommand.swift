@@ -74,6 +74,9 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
   var logLevel: String = "info"
 
+  @Flag(help: "Stop (as on SIGTERM) when standard input reaches its end: started by a parent that keeps a pipe open, the daemon stops when the parent dies, however it dies.")
+  var stopWhenStdinCloses = false
+
   func validate() throws {
     if let postgres {
       do {
@@ -170,6 +173,7 @@ struct ServeCommand: AsyncParsableCommand {
         throw ExitCode(1)
       }
     }
+    if stopWhenStdinCloses { Self.stopWhenStandardInputCloses() }
     let level = Logger.Level(rawValue: logLevel) ?? .info
     LoggingSystem.bootstrap { label in
       var handler = StreamLogHandler.standardError(label: label)
@@ -206,3 +210,23 @@ struct ServeCommand: AsyncParsableCommand {
 extension DaemonSettings.Clock: ExpressibleByArgument {}
 extension SQLiteStorage.Durability: ExpressibleByArgument {}
 extension DaemonSettings.Storage: ExpressibleByArgument {}
+
+extension ServeCommand {
+  /// Reads standard input on a thread of its own until its end, then sends this process
+  /// SIGTERM: the graceful stop (or, before the signal handlers are installed, the default
+  /// action, which ends the process). What is read is thrown away.
+  static func stopWhenStandardInputCloses() {
+    let thread = Thread {
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      while true {
+        let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+        if count > 0 { continue }
+        if count < 0 && errno == EINTR { continue }
+        break
+      }
+      kill(getpid(), SIGTERM)
+    }
+    thread.name = "fenced stdin watch"
+    thread.start()
+  }
+}

@@ -16,6 +16,10 @@ final class DaemonProcess: @unchecked Sendable {
   let arguments: [String]
   private(set) var port = 0
   private let errorLog: String
+  /// The daemon's standard input, held open for its life: started with
+  /// `--stop-when-stdin-closes`, the daemon stops when this process ends, however it ends (a
+  /// crashed test runner left its daemons running).
+  let standardInput = Pipe()
 
   static func binary(_ name: String) -> String {
     if let path = ProcessInfo.processInfo.environment[name.uppercased()] { return path }
@@ -41,7 +45,9 @@ final class DaemonProcess: @unchecked Sendable {
     errorLog = dataDirectory + ".stderr.log"
     process.executableURL = URL(fileURLWithPath: Self.binary("fenced"))
     let store = postgres.map { ["--postgres", $0] } ?? ["--data", dataDirectory]
-    process.arguments = ["serve"] + store + ["--listen", "127.0.0.1:0"] + arguments
+    process.arguments =
+      ["serve"] + store + ["--listen", "127.0.0.1:0", "--stop-when-stdin-closes"] + arguments
+    process.standardInput = standardInput
     process.currentDirectoryURL = URL(fileURLWithPath: Self.repositoryRoot)
     let output = Pipe()
     process.standardOutput = output
