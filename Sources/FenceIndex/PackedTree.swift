@@ -58,8 +58,9 @@ struct PackedTree: Sendable {
   /// The entries are put in curve order in `input`'s own arrays (when the caller gives its
   /// last reference, as the index's builds do), not copied: a million boxes' sorted copy was
   /// 37 MB more at the load's peak.
-  /// Without `packingLanes`, the ``laneBoxes`` are left out (``packLanes()`` makes them later): a tree
-  /// whose point searches a ``PointGrid`` answers never reads them.
+  ///
+  /// Without `packingLanes`, the ``laneBoxes`` are left out (``packLanes()`` makes them later):
+  /// a tree whose point searches a ``PointGrid`` answers never reads them.
   init(packing input: consuming EntryList, nodeSize: Int, packingLanes: Bool = true) {
     precondition(nodeSize >= 2 && nodeSize <= 1024, "Node size \(nodeSize) is not in 2...1024")
     precondition(input.count < Int(Int32.max) / 2, "Too many entries: \(input.count)")
@@ -145,7 +146,9 @@ struct PackedTree: Sendable {
         list.flags.withUnsafeMutableBufferPointer { flags in
           sources.withUnsafeMutableBufferPointer { sources in
             for start in 0..<n where sources[start] & done == 0 {
-              let box = (boxes[4 * start], boxes[4 * start + 1], boxes[4 * start + 2], boxes[4 * start + 3])
+              let box = (
+                boxes[4 * start], boxes[4 * start + 1], boxes[4 * start + 2], boxes[4 * start + 3]
+              )
               let id = ids[start]
               let flag = flags[start]
               var slot = start
@@ -153,7 +156,8 @@ struct PackedTree: Sendable {
                 let from = Int(sources[slot] & 0x7FFF_FFFF)
                 sources[slot] |= done
                 if from == start {
-                  (boxes[4 * slot], boxes[4 * slot + 1], boxes[4 * slot + 2], boxes[4 * slot + 3]) = box
+                  (boxes[4 * slot], boxes[4 * slot + 1], boxes[4 * slot + 2], boxes[4 * slot + 3]) =
+                    box
                   ids[slot] = id
                   flags[slot] = flag
                   break

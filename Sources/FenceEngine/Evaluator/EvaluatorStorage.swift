@@ -230,34 +230,15 @@ struct ZoneCore {
     self.gate = gate
   }
 
-  var exitHysteresis: Double {
-    get { ruleSet.exitHysteresis }
-    set { ruleSet.exitHysteresis = newValue }
-  }
-  var minimumRetriggerTime: Double {
-    get { ruleSet.minimumRetriggerTime }
-    set { ruleSet.minimumRetriggerTime = newValue }
-  }
-  var dwell: Double {
-    get { ruleSet.dwell }
-    set { ruleSet.dwell = newValue }
-  }
-  var exitConfirmations: Int32 {
-    get { ruleSet.exitConfirmations }
-    set { ruleSet.exitConfirmations = newValue }
-  }
-  var checkOut: Bool {
-    get { ruleSet.checkOut }
-    set { ruleSet.checkOut = newValue }
-  }
-  var initialTrigger: Bool {
-    get { ruleSet.initialTrigger }
-    set { ruleSet.initialTrigger = newValue }
-  }
-  var hasDwell: Bool {
-    get { ruleSet.hasDwell }
-    set { ruleSet.hasDwell = newValue }
-  }
+  // The rules, read through the core as before the rule sets were shared (nothing sets them
+  // through it: a new core is made from `ZoneRules`).
+  var exitHysteresis: Double { ruleSet.exitHysteresis }
+  var minimumRetriggerTime: Double { ruleSet.minimumRetriggerTime }
+  var dwell: Double { ruleSet.dwell }
+  var exitConfirmations: Int32 { ruleSet.exitConfirmations }
+  var checkOut: Bool { ruleSet.checkOut }
+  var initialTrigger: Bool { ruleSet.initialTrigger }
+  var hasDwell: Bool { ruleSet.hasDwell }
 
   /// The zone's `dwell` rule as given (`nil` for no dwell events).
   var dwellRule: Double? { hasDwell ? dwell : nil }

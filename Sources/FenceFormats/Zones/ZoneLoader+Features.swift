@@ -34,18 +34,14 @@ extension ZoneLoading {
     func property(_ key: String) -> Int? { properties.last { $0.key == key }?.value }
 
     // Fence id: the feature's id, else properties.id, else f<index>.
-    func idText(_ idNode: Int, _ name: String) throws -> String {
-      if let s = tape.string(idNode) {
-        guard !s.isEmpty else { throw fail(name, "expected a non-empty string or a number, got \"\"") }
-        return s
+    if let idNode = fenceIDNode(ofFeature: node) {
+      guard let text = fenceIDText(idNode) else {
+        if tape.string(idNode) != nil {
+          throw fail("id", "expected a non-empty string or a number, got \"\"")
+        }
+        throw fail("id", "expected a string or a number, got \(tape.describe(idNode))")
       }
-      if let x = tape.number(idNode) { return JSONWriter.numberText(x) }
-      throw fail(name, "expected a string or a number, got \(tape.describe(idNode))")
-    }
-    if let idNode = tape.member(node, "id") {
-      fenceID = try idText(idNode, "id")
-    } else if let idNode = property("id") {
-      fenceID = try idText(idNode, "id")
+      fenceID = text
     }
     let id = fenceID ?? "f\(index)"
     // A key given twice is almost always a mistake (which one was meant?), so it is refused

@@ -224,26 +224,32 @@ struct ZoneLoading {
     reserveCapacity(zones: count, fences: count)
   }
 
-  /// The id that feature `index` gives its fence, as ``loadFeature(_:index:)`` reads it: its
-  /// `id`, else its `properties.id`, else `f<index>`. Read from the whole document's tape; a
-  /// tape of one feature (the split and parallel paths, whose faults are worded by reading the
-  /// whole document again) gives `f<index>`.
+  /// The node holding the fence id of the feature at `node`: its `id`, else its
+  /// `properties.id` (the last member of each name), else nil (the id is then `f<index>`).
+  func fenceIDNode(ofFeature node: Int) -> Int? {
+    if let idNode = tape.member(node, "id") { return idNode }
+    guard let properties = tape.member(node, "properties"), tape.kind(properties) == .object
+    else { return nil }
+    return tape.member(properties, "id")
+  }
+
+  /// A fence id node's text: a non-empty string, or a number as JSON writes it; nil for
+  /// anything else (``loadFeature(_:index:)`` refuses it).
+  func fenceIDText(_ idNode: Int) -> String? {
+    if let s = tape.string(idNode) { return s.isEmpty ? nil : s }
+    return tape.number(idNode).map { JSONWriter.numberText($0) }
+  }
+
+  /// The id that feature `index` gives its fence, as ``loadFeature(_:index:)`` reads it, read
+  /// from the whole document's tape; a tape of one feature (the split and parallel paths, whose
+  /// faults are worded by reading the whole document again) gives `f<index>`.
   func featureIDText(ofFeature index: Int) -> String {
     guard let features = tape.member(0, "features"), tape.kind(features) == .array,
-      index < tape.count(features)
+      index < tape.count(features),
+      let idNode = fenceIDNode(ofFeature: tape.elements(features)[index]),
+      let text = fenceIDText(idNode)
     else { return "f\(index)" }
-    let node = tape.elements(features)[index]
-    func text(_ idNode: Int) -> String? {
-      if let s = tape.string(idNode), !s.isEmpty { return s }
-      return tape.number(idNode).map { JSONWriter.numberText($0) }
-    }
-    if let idNode = tape.member(node, "id") { return text(idNode) ?? "f\(index)" }
-    if let properties = tape.member(node, "properties"), tape.kind(properties) == .object,
-      let idNode = tape.member(properties, "id")
-    {
-      return text(idNode) ?? "f\(index)"
-    }
-    return "f\(index)"
+    return text
   }
 
   /// Room for `zones` zones and `fences` fence and GEOLINE ids.
