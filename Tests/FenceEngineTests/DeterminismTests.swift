@@ -132,6 +132,73 @@ import Testing
     #expect(zeros.id == "0000000000000000")
   }
 
+  /// An assigned id is hashed only when read, from the content the event has then; changing
+  /// a field it is made of afterwards must not change it (the field's observer fixes it first).
+  @Test func assignedIDsStayWhenTheirContentChanges() {
+    var base = ZoneEvent(kind: .checkOut, time: t(7), device: "367000140")
+    base.zone = "st-george"
+    base.fence = "slip-2"
+    let expected = Self.referenceID(
+      device: "367000140", zone: "st-george", fence: "slip-2", kind: "checkOut",
+      micros: t(7).microsecondsSinceEpoch)
+    let changes: [(String, (inout ZoneEvent) -> Void)] = [
+      ("kind", { $0.kind = .dwell }),
+      ("time", { $0.time = t(8) }),
+      ("device", { $0.device = "other" }),
+      ("zone", { $0.zone = nil }),
+      ("fence", { $0.fence = "slip-3" }),
+      ("roamingDevice", { $0.roamingDevice = "tug" }),
+    ]
+    for (name, change) in changes {
+      var event = base
+      event.assignDeterministicID()
+      change(&event)
+      #expect(event.id == expected, "after changing \(name)")
+      // The same as the id set as text on the changed content.
+      var written = event
+      written.id = expected
+      #expect(event == written, "after changing \(name)")
+      #expect(event.hashValue == written.hashValue, "after changing \(name)")
+      // A second change keeps it too.
+      change(&event)
+      #expect(event.id == expected, "after changing \(name) twice")
+      // Assigned again, it is the new content's id.
+      event.assignDeterministicID()
+      #expect(event.id == event.withDeterministicID().id)
+      #expect(
+        event.id
+          == ZoneEvent.deterministicID(
+            device: event.device, zone: event.zone, fence: event.fence ?? event.roamingDevice,
+            kind: event.kind, time: event.time))
+      #expect(name == "roamingDevice" || event.id != expected, "after reassigning \(name)")
+    }
+    // Fields outside the id leave an assigned id alone without fixing it.
+    var event = base
+    event.assignDeterministicID()
+    event.latitude = 40.6
+    event.customData = ["pier": .number(3)]
+    event.on = ["a"]
+    #expect(event.id == expected)
+  }
+
+  /// Without a fence, a roaming zone's event hashes its roaming device in the fence's place.
+  @Test func aRoamingEventsIDHashesItsRoamingDevice() {
+    var event = ZoneEvent(kind: .checkIn, time: t(3), device: "d")
+    event.zone = "escort"
+    event.roamingDevice = "tug-9"
+    event.assignDeterministicID()
+    #expect(
+      event.id
+        == Self.referenceID(
+          device: "d", zone: "escort", fence: "tug-9", kind: "checkIn",
+          micros: t(3).microsecondsSinceEpoch))
+    var other = event
+    other.roamingDevice = "tug-10"
+    other.assignDeterministicID()
+    #expect(other.id != event.id)
+    #expect(other != event)
+  }
+
   /// FNV-1a 64 written out byte by byte from the layout in `Docs/EventSemantics.md`, sharing
   /// nothing with the library's code.
   static func referenceID(

@@ -26,11 +26,11 @@ import Testing
 }
 
 /// A zone record keeps its optional values (the exit's speed and course, the MRT window's
-/// start, the stay's end at this fix) as values with a bit each: 128 bytes, each value back
+/// start, the stay's end at this fix) as values with a bit each: 120 bytes, each value back
 /// exactly as set and independent of the others.
 @Suite struct ZoneRecordStorageTests {
   @Test func optionalValuesComeBackExactly() {
-    #expect(MemoryLayout<ZoneRecord>.stride == 128)
+    #expect(MemoryLayout<ZoneRecord>.stride == 120)
     var record = ZoneRecord(zone: 3)
     #expect(record.exitSpeed == nil && record.exitCourse == nil)
     #expect(record.windowStart == nil && record.checkedInUntil == nil)

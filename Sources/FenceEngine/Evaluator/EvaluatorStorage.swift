@@ -305,12 +305,8 @@ struct ZoneRecord {
   var exitTime = Timestamp(microsecondsSinceEpoch: 0)
   var exitLatitude = 0.0
   var exitLongitude = 0.0
-  /// The event-id hash's state after this device and this zone
-  /// (`ZoneEvent.deterministicHashPrefix`), made on the record's first event; 0 until then.
-  /// Derived state, not in snapshots.
-  var idPrefix: UInt64 = 0
   // The optional values as plain values with a bit each in `optionals` (an optional `Double`
-  // or `Timestamp` takes 16 bytes in a row of them): 128 bytes instead of 160, which inserting
+  // or `Timestamp` takes 16 bytes in a row of them): 120 bytes instead of 160, which inserting
   // and pruning a device's records move.
   private var exitSpeedValue = 0.0
   private var exitCourseValue = 0.0

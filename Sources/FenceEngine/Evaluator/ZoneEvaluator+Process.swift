@@ -291,7 +291,6 @@ extension ZoneEvaluator {
     for zone in zones {
       let r = records.recordIndex(of: zone).index
       let exitTime = records[r].exitTime
-      let prefix = idPrefix(of: &records[r], device: d)
       // Fields read before the call: a closure reading `records[r]` copies the whole record.
       let latitude = records[r].exitLatitude
       let longitude = records[r].exitLongitude
@@ -300,7 +299,7 @@ extension ZoneEvaluator {
       let checkInTime = records[r].checkInTime
       appendEvent(
         .checkOut, time: exitTime, device: d, zone: zone, fence: records[r].checkInFence,
-        idPrefix: prefix, to: &events
+        to: &events
       ) { event in
         event.latitude = latitude
         event.longitude = longitude
@@ -331,13 +330,12 @@ extension ZoneEvaluator {
       let window = zoneCores[Int(crossing.zone)].minimumRetriggerTime
       if records[r].isSuppressed(at: crossingTime, minimumRetriggerTime: window) { continue }
       records[r].windowStart = crossingTime
-      let prefix = idPrefix(of: &records[r], device: d)
       let motion =
         context == nil ? (speed: fix.speed, course: fix.course)
         : eventMotion(zone: crossing.zone, fix: fix, context)
       appendEvent(
         .checkIn, time: crossingTime, device: d, zone: crossing.zone,
-        fence: elementID(at: crossing.element), idPrefix: prefix, to: &events
+        fence: elementID(at: crossing.element), to: &events
       ) { event in
         event.trigger = .geoline
         event.direction = crossing.direction
@@ -387,13 +385,11 @@ extension ZoneEvaluator {
         dwellQueue.push(
           DwellEntry(deadline: deadline, device: Int32(d), zone: zoneSlot, stay: stayCounter))
       }
-      let prefix = idPrefix(of: &records[r], device: d)
       let motion =
         context == nil ? (speed: fix.speed, course: fix.course)
         : eventMotion(zone: zoneSlot, fix: fix, context)
       appendEvent(
-        .checkIn, time: t, device: d, zone: zoneSlot, fence: fence, idPrefix: prefix,
-        to: &events
+        .checkIn, time: t, device: d, zone: zoneSlot, fence: fence, to: &events
       ) { event in
         event.trigger = .fence
         event.latitude = fix.latitude
@@ -406,11 +402,9 @@ extension ZoneEvaluator {
   }
 
   /// Appends a new event of the zone in `zone` (its id and custom data set) to `events`, lets
-  /// `fill` set the other fields where the event lies, and assigns its id: the event (over 200
-  /// bytes, with strings) is made in the array, neither copied nor destroyed on the way.
-  ///
-  /// `idPrefix` must be the id hash's prefix of device `d` and this zone (see
-  /// ``idPrefix(of:device:)``); debug builds check it against one made afresh.
+  /// `fill` set the other fields where the event lies, and marks its id as that of its content
+  /// (``ZoneEvent/assignDeterministicID()``, hashed only when read): the event (over 200 bytes,
+  /// with strings) is made in the array, neither copied nor destroyed on the way.
   ///
   /// Mutating although it changes nothing of the evaluator: called from the mutating per-fix
   /// steps, a non-mutating method made the compiler copy the whole evaluator (about a kilobyte)
@@ -418,7 +412,7 @@ extension ZoneEvaluator {
   @inline(__always)
   mutating func appendEvent(
     _ kind: ZoneEvent.Kind, time: Timestamp, device d: Int, zone: Int32, fence: String,
-    idPrefix: UInt64, to events: inout [ZoneEvent], _ fill: (inout ZoneEvent) -> Void
+    to events: inout [ZoneEvent], _ fill: (inout ZoneEvent) -> Void
   ) {
     events.append(ZoneEvent(kind: kind, time: time, device: devices[d].name))
     events.withUnsafeMutableBufferPointer { appended in
@@ -430,26 +424,8 @@ extension ZoneEvaluator {
       }
       appended[last].fence = fence
       fill(&appended[last])
-      assert(
-        idPrefix
-          == ZoneEvent.deterministicHashPrefix(
-            device: appended[last].device, zone: appended[last].zone),
-        "event id prefix of another device or zone")
-      appended[last].assignDeterministicID(prefix: idPrefix)
+      appended[last].assignDeterministicID()
     }
-  }
-
-  /// The id hash's prefix of device `d` and the record's zone, made on the record's first
-  /// event and kept in it: a device's events in one zone hash the device and zone once.
-  @inline(__always)
-  func idPrefix(of record: inout ZoneRecord, device d: Int) -> UInt64 {
-    if record.idPrefix == 0 { record.idPrefix = idPrefix(device: d, zone: record.zone) }
-    return record.idPrefix
-  }
-
-  /// The id hash's prefix of device `d` and the zone in slot `zone`, made afresh.
-  func idPrefix(device d: Int, zone: Int32) -> UInt64 {
-    ZoneEvent.deterministicHashPrefix(device: devices[d].name, zone: zoneID(at: zone))
   }
 
   /// Stores a fix as the device's last accepted fix, puts the device's `records` (taken out
@@ -799,12 +775,9 @@ extension ZoneEvaluator {
       let lastCoordinate = devices[device].lastCoordinate
       let lastSpeed = devices[device].lastSpeed
       let lastCourse = devices[device].lastCourse
-      // Not kept in the record: it is another device's, read here, not written.
-      let prefix =
-        record.idPrefix != 0 ? record.idPrefix : idPrefix(device: device, zone: entry.zone)
       appendEvent(
         .dwell, time: entry.deadline, device: device, zone: entry.zone,
-        fence: record.checkInFence, idPrefix: prefix, to: &events
+        fence: record.checkInFence, to: &events
       ) { event in
         event.checkInTime = record.checkInTime
         event.dwellSeconds = entry.deadline.seconds(since: record.checkInTime)

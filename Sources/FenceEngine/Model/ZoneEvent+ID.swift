@@ -8,7 +8,7 @@ extension ZoneEvent {
   /// gives the same id on every run and every platform, and a consumer can drop duplicates.
   ///
   /// - Complexity: O(*n*) in the fields' UTF-8 length, one allocation (the 16-byte string;
-  ///   ``assignDeterministicID()`` keeps the hash and allocates nothing).
+  ///   ``assignDeterministicID()`` hashes nothing and allocates nothing).
   public static func deterministicID(
     device: String, zone: String?, fence: String?, kind: Kind, time: Timestamp
   ) -> String {
@@ -20,12 +20,37 @@ extension ZoneEvent {
   /// Sets ``id`` by ``deterministicID(device:zone:fence:kind:time:)`` from the event's own
   /// content, in place (the engine's way: no copy of the event).
   ///
+  /// Nothing is hashed here: the event is marked as carrying the id of its content, and the
+  /// hash is made when ``id`` is read (or the event compared or hashed). A consumer that never
+  /// reads the id (a replay that counts events) never pays for it; one that does pays the same
+  /// hash, once per read. Changing the device, zone, fence, roaming device, kind or time
+  /// afterwards fixes the id first, so the id stays that of the content at this call.
+  ///
   /// An event of a roaming zone has no fence: its roaming device takes the fence's place in the
   /// hash, so that two roaming devices checking the same device in at once give two ids.
+  @inline(__always)
   public mutating func assignDeterministicID() {
-    idStorage = .hash(
-      ZoneEvent.deterministicHash(
-        device: device, zone: zone, fence: fence ?? roamingDevice, kind: kind, time: time))
+    idStorage = .ofContent
+  }
+
+  /// The 64-bit hash of ``assignDeterministicID()``'s id of this event's current content.
+  var contentIDHash: UInt64 {
+    ZoneEvent.deterministicHash(
+      device: device, zone: zone, fence: fence ?? roamingDevice, kind: kind, time: time)
+  }
+
+  /// ``idStorage`` with `.ofContent` replaced by the hash it stands for: what equality and
+  /// hashing compare, so that an assigned id equals the same id read back from text.
+  var resolvedIDStorage: IDStorage {
+    if case .ofContent = idStorage { return .hash(contentIDHash) }
+    return idStorage
+  }
+
+  /// Fixes an id assigned from the content (`.ofContent`) as its hash, before a field it was
+  /// made of changes (called by those fields' observers).
+  @inline(__always)
+  mutating func freezeContentID() {
+    if case .ofContent = idStorage { idStorage = .hash(contentIDHash) }
   }
 
   /// The 64-bit hash behind ``deterministicID(device:zone:fence:kind:time:)``.
@@ -37,8 +62,7 @@ extension ZoneEvent {
       time: time)
   }
 
-  /// The hash's state after the device and the zone: the same for every event of one device
-  /// in one zone, so the engine keeps it with the device's record of the zone.
+  /// The hash's state after the device and the zone.
   static func deterministicHashPrefix(device: String, zone: String?) -> UInt64 {
     var hash = FNV1a64()
     hash.combine(device)
@@ -55,14 +79,6 @@ extension ZoneEvent {
     hash.combine(kind.rawValue)
     hash.combine(time.microsecondsSinceEpoch)
     return hash.value
-  }
-
-  /// Sets ``id`` from `prefix`, the ``deterministicHashPrefix(device:zone:)`` of this event's
-  /// device and zone, and the rest of its content: the same id as
-  /// ``assignDeterministicID()``, without hashing the device and the zone again.
-  mutating func assignDeterministicID(prefix: UInt64) {
-    idStorage = .hash(
-      ZoneEvent.deterministicHash(prefix: prefix, fence: fence, kind: kind, time: time))
   }
 
   /// This event with ``id`` set by ``deterministicID(device:zone:fence:kind:time:)`` from its
@@ -128,6 +144,15 @@ struct FNV1a64 {
   /// Hashes the number's 8 bytes, least significant first.
   mutating func combine(_ number: Int64) {
     withUnsafeBytes(of: UInt64(bitPattern: number).littleEndian) { combine(bytes: $0) }
+  }
+
+  /// The text of a resolved id (``ZoneEvent/resolvedIDStorage``).
+  static func idText(_ storage: IDStorage) -> String {
+    switch storage {
+    case .hash(let value): return FNV1a64(value: value).hexDigits
+    case .text(let text): return text
+    case .ofContent: preconditionFailure("an unresolved event id")
+    }
   }
 
   /// The hash as 16 lowercase hexadecimal digits.

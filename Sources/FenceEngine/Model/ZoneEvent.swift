@@ -31,16 +31,18 @@ public struct ZoneEvent: Hashable, Sendable {
 
   /// Deterministic from (device, zone, fence, kind, time): a replay gives the same ids.
   ///
-  /// Any text may be set; an id of 16 lowercase hex digits (every id the engine assigns) is kept
-  /// as its 64-bit value and written out when read, so that making an event allocates no id
-  /// string. Events compare by the id's text either way.
+  /// Any text may be set; an id of 16 lowercase hex digits is kept as its 64-bit value and
+  /// written out when read, so that making an event allocates no id string. The id the engine
+  /// assigns (``assignDeterministicID()``) is not even hashed until it is read: the event keeps
+  /// only the mark `.ofContent`, and reading `id` hashes the device, zone, fence, kind and time
+  /// the event holds. Changing one of those five fields afterwards first fixes the id as it was
+  /// (see ``freezeContentID()``), so an assigned id never changes. Events compare by the id's
+  /// text either way.
+  ///
+  /// - Complexity: O(1) for a set id; O(*n*) in the UTF-8 length of the device, zone and fence
+  ///   ids for an assigned one, at every read (read it once where it is needed many times).
   public var id: String {
-    get {
-      switch idStorage {
-      case .hash(let value): return FNV1a64(value: value).hexDigits
-      case .text(let text): return text
-      }
-    }
+    get { FNV1a64.idText(resolvedIDStorage) }
     set { idStorage = IDStorage(newValue) }
   }
   /// The id as the engine keeps it (see ``id``).
@@ -50,7 +52,9 @@ public struct ZoneEvent: Hashable, Sendable {
   // optional `Double` takes 16 bytes in a row of them): 184 bytes instead of 264, which the
   // per-fix path writes for every event and moves into the caller's array.
   /// What happened.
-  public var kind: Kind
+  public var kind: Kind {
+    willSet { freezeContentID() }
+  }
   /// What caused a check-in (check-ins only).
   public var trigger: Trigger?
   /// The crossing's direction, for GEOLINE check-ins.
@@ -67,13 +71,21 @@ public struct ZoneEvent: Hashable, Sendable {
   private var present: Present = []
   /// When: the fix's time, a dwell's deadline, the first outside fix of a confirmed exit, or
   /// the interpolated time of a GEOLINE crossing.
-  public var time: Timestamp
+  public var time: Timestamp {
+    willSet { freezeContentID() }
+  }
   /// The device's identifier, as on its fixes.
-  public var device: String
+  public var device: String {
+    willSet { freezeContentID() }
+  }
   /// The zone's id (zone events only).
-  public var zone: String?
+  public var zone: String? {
+    willSet { freezeContentID() }
+  }
   /// The fence or GEOLINE id.
-  public var fence: String?
+  public var fence: String? {
+    willSet { freezeContentID() }
+  }
   private var latitudeValue = 0.0
   private var longitudeValue = 0.0
   private var speedValue = 0.0
@@ -89,7 +101,9 @@ public struct ZoneEvent: Hashable, Sendable {
   /// No longer monitored ids, sorted (monitoredSetChanged).
   public var off: [String]?
   /// The device a roaming fence moves with (events of roaming zones, rules v2).
-  public var roamingDevice: String?
+  public var roamingDevice: String? {
+    willSet { freezeContentID() }
+  }
 
   /// Which optional numbers of an event are set.
   private struct Present: OptionSet, Hashable, Sendable {
@@ -179,12 +193,53 @@ public struct ZoneEvent: Hashable, Sendable {
   }
 }
 
-/// An event id: a 64-bit hash shown as 16 lowercase hex digits, or any other text. An id text
-/// of exactly 16 lowercase hex digits is always stored as `.hash`, so equal texts are equal
-/// storage (the synthesized `Hashable` stays consistent with the text).
+extension ZoneEvent {
+  /// Field by field, as a synthesized equality would, but with the ids resolved
+  /// (``resolvedIDStorage``): an id assigned from the content equals the same id set as text.
+  /// The ids are compared last, since resolving one hashes the content.
+  ///
+  /// Every stored property is compared; `ZoneEventStorageTests` counts them, so a new one
+  /// must be added here (and to ``hash(into:)`` where it matters).
+  public static func == (a: ZoneEvent, b: ZoneEvent) -> Bool {
+    guard a.kind == b.kind, a.time == b.time, a.device == b.device, a.zone == b.zone,
+      a.fence == b.fence, a.trigger == b.trigger, a.direction == b.direction,
+      a.willCheckOut == b.willCheckOut, a.reason == b.reason,
+      a.checkOutReason == b.checkOutReason, a.present == b.present,
+      a.latitudeValue == b.latitudeValue, a.longitudeValue == b.longitudeValue,
+      a.speedValue == b.speedValue, a.courseValue == b.courseValue,
+      a.checkInMicroseconds == b.checkInMicroseconds, a.dwellValue == b.dwellValue,
+      a.durationValue == b.durationValue, a.distanceValue == b.distanceValue,
+      a.customData == b.customData, a.on == b.on, a.off == b.off,
+      a.roamingDevice == b.roamingDevice
+    else { return false }
+    if case .ofContent = a.idStorage, case .ofContent = b.idStorage {
+      // The same content (compared above) gives the same id.
+      return true
+    }
+    return a.resolvedIDStorage == b.resolvedIDStorage
+  }
+
+  /// The resolved id, kind, time and device: equal events (``==(_:_:)``) hash alike.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(resolvedIDStorage)
+    hasher.combine(kind)
+    hasher.combine(time)
+    hasher.combine(device)
+  }
+}
+
+/// An event id: a 64-bit hash shown as 16 lowercase hex digits, any other text, or the mark
+/// that it is the deterministic id of the event's own content, hashed when read. An id text of
+/// exactly 16 lowercase hex digits is always stored as `.hash`, so equal texts are equal
+/// storage once `.ofContent` is resolved (``ZoneEvent/resolvedIDStorage``); events compare the
+/// resolved storage.
 enum IDStorage: Hashable, Sendable {
   case hash(UInt64)
   case text(String)
+  /// ``ZoneEvent/deterministicID(device:zone:fence:kind:time:)`` of the event's own device,
+  /// zone, fence (or roaming device), kind and time: what ``ZoneEvent/assignDeterministicID()``
+  /// sets, without hashing anything until the id is read.
+  case ofContent
 
   init(_ text: String) {
     if let value = IDStorage.hexValue(of: text) {
