@@ -34,9 +34,9 @@ public struct ZoneEvent: Hashable, Sendable {
   /// Any text may be set; an id of 16 lowercase hex digits is kept as its 64-bit value and
   /// written out when read, so that making an event allocates no id string. The id the engine
   /// assigns (``assignDeterministicID()``) is not even hashed until it is read: the event keeps
-  /// only the mark `.ofContent`, and reading `id` hashes the device, zone, fence, kind and time
-  /// the event holds. Changing one of those five fields afterwards first fixes the id as it was
-  /// (see ``freezeContentID()``), so an assigned id never changes. Events compare by the id's
+  /// only a mark, and reading `id` hashes the device, zone, fence (or roaming device), kind and
+  /// time the event holds. Changing one of those six fields afterwards first fixes the id as it
+  /// was (the fields' observers), so an assigned id never changes. Events compare by the id's
   /// text either way.
   ///
   /// - Complexity: O(1) for a set id; O(*n*) in the UTF-8 length of the device, zone and fence
