@@ -21,9 +21,9 @@ extension ZoneEvent {
   /// content, in place (the engine's way: no copy of the event).
   ///
   /// Nothing is hashed here: the event is marked as carrying the id of its content, and the
-  /// hash is made when ``id`` is read (or the event compared or hashed). A consumer that never
-  /// reads the id (a replay that counts events) never pays for it; one that does pays the same
-  /// hash, once per read. Changing the device, zone, fence, roaming device, kind or time
+  /// hash is made when ``id`` is read (or the event compared with one whose id is not
+  /// assigned; ``hash(into:)`` never makes it). A consumer that never reads the id (a replay
+  /// that counts events) never pays for it; one that does pays the same hash, once per read. Changing the device, zone, fence, roaming device, kind or time
   /// afterwards fixes the id first, so the id stays that of the content at this call.
   ///
   /// An event of a roaming zone has no fence: its roaming device takes the fence's place in the
@@ -39,8 +39,8 @@ extension ZoneEvent {
       device: device, zone: zone, fence: fence ?? roamingDevice, kind: kind, time: time)
   }
 
-  /// ``idStorage`` with `.ofContent` replaced by the hash it stands for: what equality and
-  /// hashing compare, so that an assigned id equals the same id read back from text.
+  /// ``idStorage`` with `.ofContent` replaced by the hash it stands for: what equality
+  /// compares, so that an assigned id equals the same id read back from text.
   var resolvedIDStorage: IDStorage {
     if case .ofContent = idStorage { return .hash(contentIDHash) }
     return idStorage
@@ -57,24 +57,9 @@ extension ZoneEvent {
   static func deterministicHash(
     device: String, zone: String?, fence: String?, kind: Kind, time: Timestamp
   ) -> UInt64 {
-    deterministicHash(
-      prefix: deterministicHashPrefix(device: device, zone: zone), fence: fence, kind: kind,
-      time: time)
-  }
-
-  /// The hash's state after the device and the zone.
-  static func deterministicHashPrefix(device: String, zone: String?) -> UInt64 {
     var hash = FNV1a64()
     hash.combine(device)
     hash.combine(zone)
-    return hash.value
-  }
-
-  /// The hash from its ``deterministicHashPrefix(device:zone:)`` on.
-  static func deterministicHash(
-    prefix: UInt64, fence: String?, kind: Kind, time: Timestamp
-  ) -> UInt64 {
-    var hash = FNV1a64(value: prefix)
     hash.combine(fence)
     hash.combine(kind.rawValue)
     hash.combine(time.microsecondsSinceEpoch)
@@ -144,15 +129,6 @@ struct FNV1a64 {
   /// Hashes the number's 8 bytes, least significant first.
   mutating func combine(_ number: Int64) {
     withUnsafeBytes(of: UInt64(bitPattern: number).littleEndian) { combine(bytes: $0) }
-  }
-
-  /// The text of a resolved id (``ZoneEvent/resolvedIDStorage``).
-  static func idText(_ storage: IDStorage) -> String {
-    switch storage {
-    case .hash(let value): return FNV1a64(value: value).hexDigits
-    case .text(let text): return text
-    case .ofContent: preconditionFailure("an unresolved event id")
-    }
   }
 
   /// The hash as 16 lowercase hexadecimal digits.

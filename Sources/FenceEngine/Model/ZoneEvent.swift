@@ -42,7 +42,13 @@ public struct ZoneEvent: Hashable, Sendable {
   /// - Complexity: O(1) for a set id; O(*n*) in the UTF-8 length of the device, zone and fence
   ///   ids for an assigned one, at every read (read it once where it is needed many times).
   public var id: String {
-    get { FNV1a64.idText(resolvedIDStorage) }
+    get {
+      switch idStorage {
+      case .hash(let value): return FNV1a64(value: value).hexDigits
+      case .text(let text): return text
+      case .ofContent: return FNV1a64(value: contentIDHash).hexDigits
+      }
+    }
     set { idStorage = IDStorage(newValue) }
   }
   /// The id as the engine keeps it (see ``id``).
@@ -199,7 +205,7 @@ extension ZoneEvent {
   /// The ids are compared last, since resolving one hashes the content.
   ///
   /// Every stored property is compared; `ZoneEventStorageTests` counts them, so a new one
-  /// must be added here (and to ``hash(into:)`` where it matters).
+  /// must be added here.
   public static func == (a: ZoneEvent, b: ZoneEvent) -> Bool {
     guard a.kind == b.kind, a.time == b.time, a.device == b.device, a.zone == b.zone,
       a.fence == b.fence, a.trigger == b.trigger, a.direction == b.direction,
@@ -219,12 +225,15 @@ extension ZoneEvent {
     return a.resolvedIDStorage == b.resolvedIDStorage
   }
 
-  /// The resolved id, kind, time and device: equal events (``==(_:_:)``) hash alike.
+  /// The fields an assigned id is made of: equal events (``==(_:_:)``) hash alike, and an
+  /// assigned id is not hashed for it (it is a function of these fields or equal to a stored
+  /// one only when they are equal too).
   public func hash(into hasher: inout Hasher) {
-    hasher.combine(resolvedIDStorage)
     hasher.combine(kind)
     hasher.combine(time)
     hasher.combine(device)
+    hasher.combine(zone)
+    hasher.combine(fence)
   }
 }
 
