@@ -25,6 +25,13 @@ public struct Circle: Hashable, Sendable {
     guard radius.isFinite, radius > 0 else {
       throw GeometryError(shape: name, fault: .nonPositiveRadius(radius))
     }
+    self.init(validatedCenter: center, radius: radius)
+  }
+
+  /// A circle of `radius` metres around `center`, which the caller has checked to be a finite
+  /// number greater than 0: the same values, bit for bit, as ``init(center:radius:name:)``
+  /// makes (the engine makes a circle again from its centre and radius rather than keep it).
+  package init(validatedCenter center: Coordinate, radius: Double) {
     self.center = center
     self.radius = radius
     self.centerECEF = ECEFPosition(center)

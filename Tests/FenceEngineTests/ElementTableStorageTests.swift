@@ -3,9 +3,9 @@ import Testing
 
 @testable import FenceEngine
 
-/// Only circles have an element detail, only polygons a polygon fence, only GEOLINEs a GEOLINE
-/// shape: each table is empty while the evaluator holds no element of its kind and comes with
-/// the first one (blank or `nil` for the slots before it). A GEOLINE finds its public value by
+/// A circle's core keeps its radius and makes its circle again; only polygons have a polygon
+/// fence, only GEOLINEs a GEOLINE shape: each of those tables is empty while the evaluator holds
+/// no element of its kind and comes with the first one (`nil` for the slots before it). A GEOLINE finds its public value by
 /// its position among its zone's slots.
 @Suite struct ElementTableStorageTests {
   static func square(_ id: String, east: Double) throws -> Zone {
@@ -14,28 +14,60 @@ import Testing
     return Zone(id: id, fences: [Fence(id: id, area: .polygon(MultiPolygon(try Polygon(exterior: ring))))])
   }
 
-  @Test func polygonsAloneKeepNoDetails() throws {
+  /// A circle's core keeps its radius in the 8 bytes a polygon's keeps its test in, and makes
+  /// the circle again bit for bit: no table of circle details (48 bytes a circle).
+  @Test func aCirclesCoreRemakesTheCircleAdded() throws {
+    let centers = [
+      (40.7, -74.0), (0, 0), (-33.8688, 151.2093), (89.999, 179.9), (-89.5, -180),
+      (60.123456789, 24.987654321),
+    ]
+    for (latitude, longitude) in centers {
+      for radius in [0.001, 1, 99.9, 100, 487.3, 25_000, 300_000] {
+        let circle = try Circle(
+          center: try Coordinate(latitude: latitude, longitude: longitude), radius: radius)
+        let core = ElementCore(fence: .circle(circle), zone: 3, rank: 1, nativePolygonTest: true)
+        #expect(core.kind == .circle)
+        #expect(core.radius.bitPattern == radius.bitPattern)
+        #expect(core.polygonTest == nil)
+        let remade = core.circle
+        #expect(remade == circle)
+        #expect(remade.centerECEF.x.bitPattern == circle.centerECEF.x.bitPattern)
+        #expect(remade.chordSquaredLimit.bitPattern == circle.chordSquaredLimit.bitPattern)
+        #expect(remade.localRadius.bitPattern == circle.localRadius.bitPattern)
+      }
+    }
+  }
+
+  @Test func aPolygonsCoreHoldsItsTestAndNoRadius() throws {
+    let area = try Self.square("p", east: 0).fences[0].area
+    let native = ElementCore(fence: area, zone: 0, rank: 0, nativePolygonTest: true)
+    let test = try #require(native.polygonTest)
+    #expect(native.radius == 0)
+    // The test answers as the shape does: inside, outside.
+    #expect(test.contains(latitude: at(north: 50, east: 250).latitude, longitude: at(north: 50, east: 250).longitude))
+    #expect(!test.contains(latitude: at(north: 50, east: 400).latitude, longitude: at(north: 50, east: 400).longitude))
+    let prepared = ElementCore(fence: area, zone: 0, rank: 0, nativePolygonTest: false)
+    #expect(prepared.polygonTest == nil)
+    #expect(ElementCore().polygonTest == nil && ElementCore().radius == 0)
+    #expect(ElementCore(geolineOf: 2).polygonTest == nil)
+  }
+
+  @Test func circlesComeBackFromTheirCoresAndRemovedSlotsAreBlank() throws {
     // A first load large enough for the file-order path, and a small one.
     for count in [3, 300] {
       let zones = try (0..<count).map { try Self.square("p\($0)", east: Double($0) * 500) }
       var evaluator = try ZoneEvaluator(zones: zones)
-      #expect(evaluator.elementDetails.isEmpty)
-      #expect(evaluator.elementIDs.count == count)
-      // The first circle brings the table: blank for the polygons, the circle's own values.
       let circle = try circleZone("c", north: 900, east: 0, radius: 75)
       try evaluator.add([circle])
-      #expect(evaluator.elementDetails.count == count + 1)
       let slot = try #require(evaluator.elementCores.firstIndex { $0.kind == .circle })
-      #expect(evaluator.elementDetails[slot].radius == 75)
-      #expect(evaluator.elementDetails.indices.filter { evaluator.elementDetails[$0].radius != 0 } == [slot])
+      #expect(evaluator.elementCores[slot].radius == 75)
+      #expect(evaluator.elementCores.indices.filter { evaluator.elementCores[$0].radius != 0 } == [slot])
       #expect(evaluator.zone(id: "c") == circle)
-      // Later polygons get a blank detail; a removed circle's is blanked.
-      try evaluator.add([try Self.square("late", east: -900)])
-      #expect(evaluator.elementDetails.count == count + 2)
       let removed = evaluator.remove(zoneID: "c")
       #expect(removed)
-      #expect(evaluator.elementDetails.allSatisfy { $0.radius == 0 && $0.localRadius == 0 })
-      #expect(evaluator.zones.count == count + 1)
+      #expect(evaluator.elementCores[slot].kind == .vacant)
+      #expect(evaluator.elementCores.allSatisfy { $0.radius == 0 })
+      #expect(evaluator.zones.count == count)
     }
   }
 
@@ -47,7 +79,6 @@ import Testing
       var evaluator = try ZoneEvaluator(zones: zones)
       #expect(evaluator.polygonFences.isEmpty)
       #expect(evaluator.geolineShapes.isEmpty)
-      #expect(evaluator.elementDetails.count == count)
       try evaluator.add([try Self.square("p", east: -2_000)])
       #expect(evaluator.polygonFences.count == count + 1)
       #expect(evaluator.polygonFences.compactMap { $0 }.count == 1)
@@ -82,6 +113,5 @@ import Testing
       let slot = try #require(evaluator.elementSlot(id: line.id))
       #expect(evaluator.elementBox(slot) == line.line.boundingBox)
     }
-    #expect(MemoryLayout<ElementDetail>.stride == 48)
   }
 }

@@ -46,9 +46,10 @@ import Testing
     #expect(fileOrder.elementCores.map(\.kind) == spatialOrder.elementCores.map(\.kind))
     #expect(
       fileOrder.elementCores.map(\.degreeTest.center) == spatialOrder.elementCores.map(\.degreeTest.center))
-    #expect(fileOrder.elementDetails.count == 492)
-    #expect(fileOrder.elementDetails.map(\.localRadius) == spatialOrder.elementDetails.map(\.localRadius))
-    #expect(fileOrder.elementDetails.map(\.radius) == spatialOrder.elementDetails.map(\.radius))
+    #expect(fileOrder.elementCores.map(\.radius) == spatialOrder.elementCores.map(\.radius))
+    #expect(fileOrder.elementCores.filter { $0.radius > 0 }.count == spatialOrder.elementCores.filter { $0.kind == .circle }.count)
+    #expect(
+      fileOrder.elementCores.map { $0.polygonTest != nil } == spatialOrder.elementCores.map { $0.polygonTest != nil })
     #expect(fileOrder.geolineShapes.map { $0?.line.vertices } == spatialOrder.geolineShapes.map { $0?.line.vertices })
     #expect(fileOrder.zoneCores.map(\.addedSequence) == spatialOrder.zoneCores.map(\.addedSequence))
     #expect(fileOrder.zoneCores.map(\.dwell) == spatialOrder.zoneCores.map(\.dwell))

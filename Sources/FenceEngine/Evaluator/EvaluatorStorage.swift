@@ -128,8 +128,9 @@ final class GeolineShape {
 
 /// What the per-fix tests read about one element slot, in a flat table beside `elementIDs`: a
 /// trivial value, so that reading it costs no reference counting. 64 bytes (144 when it held a
-/// circle's exact test too): what the tests read only now and then is in the slot's
-/// ``ElementDetail``.
+/// circle's exact test too). A circle's exact test and distances, which the tests read only now
+/// and then, are made from its centre and radius (``circle``): a table of them took 48 bytes a
+/// circle.
 struct ElementCore {
   enum Kind: UInt8 {
     /// A free slot.
@@ -149,12 +150,34 @@ struct ElementCore {
   var zone: Int32 = -1
   /// Fences: the position among the zone's fences sorted by id.
   var rank: Int32 = 0
-  /// Polygons tested natively: the containment test without reference counting. Its index is
-  /// kept alive by the same slot of `polygonFences` (and the zone's value), which is always
-  /// replaced together with this core.
-  var polygonTest: UnretainedContainmentTest?
+  /// The last 8 bytes, by kind: a circle's radius in metres (its bit pattern); a natively
+  /// tested polygon's containment test (``UnretainedContainmentTest/address``; 0 for none).
+  private var payload: UInt64 = 0
 
   init() {}
+
+  /// Polygons tested natively: the containment test without reference counting. Its index is
+  /// kept alive by the same slot of `polygonFences` (and the zone's value), which is always
+  /// replaced together with this core. `nil` for other kinds.
+  @inline(__always)
+  var polygonTest: UnretainedContainmentTest? {
+    guard kind == .polygon, payload != 0 else { return nil }
+    return UnretainedContainmentTest(address: UInt(payload))
+  }
+
+  /// The bytes before ``payload``: all that a fix reads of a circle's core unless its test in
+  /// degrees leaves it undecided.
+  static var bytesBeforePayload: Int { MemoryLayout<ElementCore>.offset(of: \.payload)! }
+
+  /// Circles: the radius in metres (0 for other kinds).
+  @inline(__always)
+  var radius: Double { kind == .circle ? Double(bitPattern: payload) : 0 }
+
+  /// Circles: the circle, made again from its centre and radius (bit for bit the one added:
+  /// trigonometry, so only for what the test in degrees leaves undecided, filing cells and
+  /// distances).
+  @inline(__always)
+  var circle: Circle { Circle(validatedCenter: degreeTest.center, radius: radius) }
 
   /// The core of a fence: `rank` is its position among the zone's fences sorted by id, and
   /// `nativePolygonTest` whether a polygon is tested natively (no prepared GEOS geometry).
@@ -166,9 +189,12 @@ struct ElementCore {
       kind = .circle
       degreeTest = CircleDegreeTest(
         center: circle.center, chordSquaredLimit: circle.chordSquaredLimit)
+      payload = circle.radius.bitPattern
     case .polygon(let shape):
       kind = .polygon
-      if nativePolygonTest { polygonTest = shape.unretainedContainmentTest }
+      if nativePolygonTest, let test = shape.unretainedContainmentTest {
+        payload = UInt64(test.address)
+      }
     }
   }
 
@@ -176,37 +202,6 @@ struct ElementCore {
   init(geolineOf zone: Int32) {
     kind = .geoline
     self.zone = zone
-  }
-}
-
-/// What is read of a circle's element slot only now and then, in a table beside
-/// `elementCores`: its exact test (for fixes its test in degrees leaves undecided, and the cell
-/// cache's cells), its distances (exit hysteresis, safe radius) and radius. 48 bytes. Only
-/// circles have one: the table is empty while the evaluator holds no circle (a million polygons
-/// would otherwise hold 56 MB of blank details), and blank in the slots of other elements.
-struct ElementDetail {
-  /// The centre's ECEF vector and the squared chord of the radius (as in `Circle`).
-  var center = ECEFPosition(x: 0, y: 0, z: 0)
-  var chordSquaredLimit = 0.0
-  /// Metres, and the Gaussian radius of curvature at the centre (as in `Circle`).
-  var radius = 0.0
-  var localRadius = 0.0
-
-  /// A blank detail, for a slot that holds no circle.
-  init() {}
-
-  /// The detail of a circle.
-  init(_ circle: Circle) {
-    center = circle.centerECEF
-    chordSquaredLimit = circle.chordSquaredLimit
-    radius = circle.radius
-    localRadius = circle.localRadius
-  }
-
-  /// A circle's distance from its centre, exactly as `Circle.distanceFromCenter(_:)`.
-  @inline(__always)
-  func circleDistanceFromCenter(_ position: ECEFPosition) -> Double {
-    WGS84.arc(chord: center.chord(to: position), radius: localRadius)
   }
 }
 

@@ -242,10 +242,9 @@ extension ZoneEvaluator {
     MemoryLayout<CompiledZone>.offset(of: \.customData)! + MemoryLayout<JSONObject>.size
   }
 
-  /// The bytes of an element core a fix reads for a circle: all but the polygon test at the end.
-  private static var elementCoreBytes: Int {
-    MemoryLayout<ElementCore>.offset(of: \.polygonTest)!
-  }
+  /// The bytes of an element core a fix reads for a circle: all but the radius or polygon test
+  /// at the end.
+  private static var elementCoreBytes: Int { ElementCore.bytesBeforePayload }
 }
 
 /// Asks for every cache line of the first `bytes` bytes of the value at `pointer` (all of it by

@@ -75,8 +75,7 @@ extension ZoneEvaluator {
       for k in testStart..<(testStart + Int(parent.testCount)) {
         let slot = cellCache.pool[k]
         let relation = Self.relation(
-          ofFence: slot, to: cell, frame: &frame, cores: elementCores, details: elementDetails,
-          polygons: polygonFences)
+          ofFence: slot, to: cell, frame: &frame, cores: elementCores, polygons: polygonFences)
         switch relation {
         case .inside: lists.inside.append(slot)
         case .mixed: lists.test.append(slot)
@@ -160,15 +159,15 @@ extension ZoneEvaluator {
   @inline(__always)
   static func relation(
     ofFence slot: Int32, to box: BoundingBox, frame: inout Cell?, cores: [ElementCore],
-    details: [ElementDetail], polygons: [PolygonFence?]
+    polygons: [PolygonFence?]
   ) -> CellRelation {
     switch cores[Int(slot)].kind {
     case .circle:
       let cell = frame ?? Cell(box)
       frame = cell
-      let detail = details[Int(slot)]
+      let circle = cores[Int(slot)].circle
       return Circle.cellRelation(
-        centerECEF: detail.center, chordSquaredLimit: detail.chordSquaredLimit, cell: cell)
+        centerECEF: circle.centerECEF, chordSquaredLimit: circle.chordSquaredLimit, cell: cell)
     case .polygon:
       return polygons.sparseSlot(slot)?.shape.relation(toCell: box) ?? .outside
     case .geoline, .vacant:
@@ -182,11 +181,10 @@ extension ZoneEvaluator {
   mutating func classifyFences(in cell: BoundingBox, inside: inout [Int32], test: inout [Int32]) {
     var frame: Cell?
     let cores = elementCores
-    let details = elementDetails
     let polygons = polygonFences
     fenceIndex.search(intersecting: cell) { slot in
       let relation = Self.relation(
-        ofFence: slot, to: cell, frame: &frame, cores: cores, details: details,
+        ofFence: slot, to: cell, frame: &frame, cores: cores,
         polygons: polygons)
       switch relation {
       case .inside: inside.append(slot)

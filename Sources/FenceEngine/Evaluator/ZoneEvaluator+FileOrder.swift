@@ -87,9 +87,6 @@ extension ZoneEvaluator {
     zoneCores.permute(takingFrom: order)
     Self.permute(&elementIDs, takingFrom: elementSource, leaving: "")
     Self.permute(&elementCores, takingFrom: elementSource, leaving: ElementCore())
-    if !elementDetails.isEmpty {
-      Self.permute(&elementDetails, takingFrom: elementSource, leaving: ElementDetail())
-    }
     if !polygonFences.isEmpty {
       Self.permute(&polygonFences, takingFrom: elementSource, leaving: nil)
     }

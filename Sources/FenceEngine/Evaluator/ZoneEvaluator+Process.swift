@@ -535,7 +535,7 @@ extension ZoneEvaluator {
           boundary,
           Self.fenceDistanceToBoundary(
             slot, from: known, within: Self.largestSafeRadius, cores: elementCores,
-            details: elementDetails, polygons: polygonFences))
+            polygons: polygonFences))
       }
       if !found { records.insertRecord(for: core.zone, at: r) }
       // Both writes under one uniqueness check.
@@ -598,8 +598,7 @@ extension ZoneEvaluator {
       slots.forEachFence { slot in
         guard allows(slot, filter) else { return }
         let metres = Self.fenceDistance(
-          slot, from: known, cores: elementCores, details: elementDetails,
-          polygons: polygonFences)
+          slot, from: known, cores: elementCores, polygons: polygonFences)
         nearest = min(nearest, metres)
       }
       if nearest <= hysteresis { records[r].isInsideNow = true }
@@ -627,8 +626,7 @@ extension ZoneEvaluator {
       }
       let known = position ?? Position(coordinate)
       position = known
-      let detail = elementDetails[Int(slot)]
-      return detail.center.chordSquared(to: known.ecef) <= detail.chordSquaredLimit
+      return core.circle.contains(known.ecef)
     case .polygon:
       if let test = core.polygonTest {
         return test.contains(latitude: coordinate.latitude, longitude: coordinate.longitude)
@@ -642,20 +640,17 @@ extension ZoneEvaluator {
   /// Metres from a position to the fence in `slot` (0 inside), as `Area.distance(from:)`.
   func fenceDistance(_ slot: Int32, from position: Position) -> Double {
     Self.fenceDistance(
-      slot, from: position, cores: elementCores, details: elementDetails,
-      polygons: polygonFences)
+      slot, from: position, cores: elementCores, polygons: polygonFences)
   }
 
   /// ``fenceDistance(_:from:)`` on the element tables, for closures of mutating steps: a closure
   /// that calls a method of the evaluator copies the whole evaluator at every call.
   static func fenceDistance(
-    _ slot: Int32, from position: Position, cores: [ElementCore], details: [ElementDetail],
-    polygons: [PolygonFence?]
+    _ slot: Int32, from position: Position, cores: [ElementCore], polygons: [PolygonFence?]
   ) -> Double {
     switch cores[Int(slot)].kind {
     case .circle:
-      let detail = details[Int(slot)]
-      return max(0, detail.circleDistanceFromCenter(position.ecef) - detail.radius)
+      return cores[Int(slot)].circle.distance(from: position.ecef)
     case .polygon:
       guard let polygon = polygons.sparseSlot(slot) else { return .infinity }
       return polygon.shape.distance(from: position)

@@ -138,8 +138,7 @@ extension ZoneEvaluator {
     if safe > 0 {
       safe = Self.nearestBoundary(
         to: position, within: safe, records: records, fenceIndex: fenceIndex,
-        geolineIndex: geolineIndex, cores: elementCores, details: elementDetails,
-        polygons: polygonFences, geolines: geolineShapes)
+        geolineIndex: geolineIndex, cores: elementCores, polygons: polygonFences, geolines: geolineShapes)
       if safe <= useful { safe = 0 }
     }
     // A fix that passes the test in degrees lies less than `band` radians of latitude from the
@@ -172,8 +171,7 @@ extension ZoneEvaluator {
   /// would copy the whole evaluator (every array retained and released) at each call.
   static func nearestBoundary(
     to position: Position, within radius: Double, records: [ZoneRecord], fenceIndex: RTree,
-    geolineIndex: RTree, cores: [ElementCore], details: [ElementDetail],
-    polygons: [PolygonFence?], geolines: [GeolineShape?]
+    geolineIndex: RTree, cores: [ElementCore], polygons: [PolygonFence?], geolines: [GeolineShape?]
   ) -> Double {
     var safe = radius
     let reach = BoundingBox.reach(around: position.coordinate, metres: radius)
@@ -184,8 +182,7 @@ extension ZoneEvaluator {
       let core = cores[Int(slot)]
       switch core.kind {
       case .circle:
-        let detail = details[Int(slot)]
-        safe = min(safe, abs(detail.circleDistanceFromCenter(position.ecef) - detail.radius))
+        safe = min(safe, core.circle.distanceToBoundary(from: position.ecef))
       case .polygon:
         // A polygon measured by the caller: its search would only repeat that one.
         let (r, found) = records.recordIndex(of: core.zone)
@@ -215,7 +212,7 @@ extension ZoneEvaluator {
   func fenceDistanceToBoundary(_ slot: Int32, from position: Position) -> Double {
     Self.fenceDistanceToBoundary(
       slot, from: position, within: Self.largestSafeRadius, cores: elementCores,
-      details: elementDetails, polygons: polygonFences)
+      polygons: polygonFences)
   }
 
   /// Metres from a position to the boundary of the fence in `slot` on the given element tables
@@ -223,12 +220,11 @@ extension ZoneEvaluator {
   /// visits only the edge chunks within `limit`.
   static func fenceDistanceToBoundary(
     _ slot: Int32, from position: Position, within limit: Double = .infinity,
-    cores: [ElementCore], details: [ElementDetail], polygons: [PolygonFence?]
+    cores: [ElementCore], polygons: [PolygonFence?]
   ) -> Double {
     switch cores[Int(slot)].kind {
     case .circle:
-      let detail = details[Int(slot)]
-      return min(limit, abs(detail.circleDistanceFromCenter(position.ecef) - detail.radius))
+      return min(limit, cores[Int(slot)].circle.distanceToBoundary(from: position.ecef))
     case .polygon:
       guard let polygon = polygons.sparseSlot(slot) else { return limit }
       return polygon.shape.distanceToBoundary(from: position, within: limit)

@@ -49,12 +49,11 @@ extension ZoneEvaluator {
   /// The shape of the fence in element slot `slot`.
   func fenceArea(at slot: Int32) -> Area {
     if let polygon = polygonFences.sparseSlot(slot) { return .polygon(polygon.shape) }
-    let radius = elementDetails[Int(slot)].radius
-    guard let circle = try? Circle(center: elementCores[Int(slot)].degreeTest.center, radius: radius)
-    else {
-      preconditionFailure("Element slot \(slot) holds no fence (radius \(radius))")
+    let core = elementCores[Int(slot)]
+    guard core.kind == .circle else {
+      preconditionFailure("Element slot \(slot) holds no fence (\(core.kind))")
     }
-    return .circle(circle)
+    return .circle(core.circle)
   }
 
   /// The slots of every loaded zone, sorted by zone id: the order of ``zones``, of snapshots
@@ -218,16 +217,15 @@ extension ZoneEvaluator {
     guard zones.count >= Self.spatialOrderThreshold else { return }
     // One pass, reading the zones in place: the elements, and which kinds they bring (the
     // kind tables are kept only when they hold or will hold an element of their kind: see
-    // `elementDetails`, `polygonFences`, `geolineShapes`).
+    // `polygonFences`, `geolineShapes`).
     var elementCount = 0
-    var addsCircles = false
     var addsPolygons = false
     var addsGeolines = false
     zones.withUnsafeBufferPointer { zones in
       for index in zones.indices {
         elementCount += zones[index].fences.count + zones[index].geolines.count
         for fence in zones[index].fences {
-          if fence.area.isCircle { addsCircles = true } else { addsPolygons = true }
+          if !fence.area.isCircle { addsPolygons = true }
         }
         if !zones[index].geolines.isEmpty { addsGeolines = true }
       }
@@ -238,9 +236,6 @@ extension ZoneEvaluator {
     zoneCores.reserveCapacity(growingTo: zoneCores.count + zones.count)
     elementIDs.reserveCapacity(growingTo: elementIDs.count + elementCount)
     elementCores.reserveCapacity(growingTo: elementCores.count + elementCount)
-    if addsCircles || !elementDetails.isEmpty {
-      elementDetails.reserveCapacity(growingTo: elementIDs.count + elementCount)
-    }
     if addsPolygons || !polygonFences.isEmpty {
       polygonFences.reserveCapacity(growingTo: elementIDs.count + elementCount)
     }
@@ -497,7 +492,7 @@ extension ZoneEvaluator {
       }
       slots.append(
         place(
-          id: fence.id, core: core, circle: fence.area.circleValue,
+          id: fence.id, core: core,
           polygon: polygon, geoline: nil, name: fence.name,
           reusing: reusable.removeValue(forKey: fence.id), filing: filing, batch: &batch))
     }
@@ -505,7 +500,7 @@ extension ZoneEvaluator {
       slots.append(
         place(
           id: geoline.id, core: ElementCore(geolineOf: zoneSlot),
-          circle: nil, polygon: nil,
+          polygon: nil,
           geoline: GeolineShape(geoline), name: nil,
           reusing: reusable.removeValue(forKey: geoline.id), filing: filing, batch: &batch))
     }
@@ -546,7 +541,7 @@ extension ZoneEvaluator {
   /// its index when the change finishes. Without `filing`, it is neither filed in the id table
   /// nor noted as placed.
   private mutating func place(
-    id: String, core: ElementCore, circle: Circle?, polygon: PolygonFence?,
+    id: String, core: ElementCore, polygon: PolygonFence?,
     geoline: GeolineShape?, name: String?, reusing slot: Int32?, filing: Bool,
     batch: inout RemovalBatch
   ) -> Int32 {
@@ -559,22 +554,12 @@ extension ZoneEvaluator {
       if Int(target) == elementIDs.count {
         elementIDs.append("")
         elementCores.append(ElementCore())
-        if !elementDetails.isEmpty { elementDetails.append(ElementDetail()) }
         if !polygonFences.isEmpty { polygonFences.append(nil) }
         if !geolineShapes.isEmpty { geolineShapes.append(nil) }
       }
     }
     elementIDs[Int(target)] = id
     elementCores[Int(target)] = core
-    if let circle {
-      // The first circle brings the detail table, blank for the slots before it.
-      if elementDetails.isEmpty {
-        elementDetails.append(contentsOf: repeatElement(ElementDetail(), count: elementIDs.count))
-      }
-      elementDetails[Int(target)] = ElementDetail(circle)
-    } else if !elementDetails.isEmpty {
-      elementDetails[Int(target)] = ElementDetail()
-    }
     polygonFences.setSparseSlot(target, to: polygon, slotCount: elementIDs.count)
     geolineShapes.setSparseSlot(target, to: geoline, slotCount: elementIDs.count)
     if name != nil || !fenceNames.isEmpty { fenceNames[target] = name }
@@ -613,7 +598,7 @@ extension ZoneEvaluator {
           ? nil
           : Circle.boundingBox(
             center: elementCores[Int(slot)].degreeTest.center,
-            radius: elementDetails[Int(slot)].radius)
+            radius: elementCores[Int(slot)].radius)
       }
     }
     guard let box else { preconditionFailure("No live element in slot \(slot)") }
@@ -697,7 +682,6 @@ extension ZoneEvaluator {
     unfileElement(id: id, slot: slot)
     elementIDs[Int(slot)] = ""
     elementCores[Int(slot)] = ElementCore()
-    if !elementDetails.isEmpty { elementDetails[Int(slot)] = ElementDetail() }
     polygonFences.setSparseSlot(slot, to: nil, slotCount: elementIDs.count)
     geolineShapes.setSparseSlot(slot, to: nil, slotCount: elementIDs.count)
     if !fenceNames.isEmpty { fenceNames[slot] = nil }

@@ -49,10 +49,6 @@ public struct ZoneEvaluator {
   var freeElementSlots: [Int32] = []
   /// Per element slot, what the per-fix tests read.
   var elementCores: [ElementCore] = []
-  /// Per element slot, what they read of a circle now and then (its exact test, distances):
-  /// empty while no element is a circle, else as long as the other element tables (blank for
-  /// other elements). Only circles' slots are read.
-  var elementDetails: [ElementDetail] = []
   /// Per zone slot, the rules as the per-fix step reads them (kept in step with `zoneSlots`).
   var zoneCores = ZoneCoreTable()
   /// Per element slot, a polygon fence's shape: empty while no element is a polygon, else as

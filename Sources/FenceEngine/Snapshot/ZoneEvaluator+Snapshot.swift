@@ -167,7 +167,7 @@ extension ZoneEvaluator {
         } else {
           hash.combine(UInt64(1))
           hash.combine(elementCores[Int(fence)].degreeTest.center)
-          hash.combine(elementDetails[Int(fence)].radius)
+          hash.combine(elementCores[Int(fence)].radius)
         }
       }
       let geolines = compiled.geolines

@@ -261,10 +261,15 @@ struct ZoneLoading {
 
   /// After the features: the top-level `zones` member, then the zones, in order of first
   /// appearance.
+  ///
+  /// The id table goes before the zones are made (nothing after the `zones` member looks a
+  /// draft up): a million zones' table (about 50 MB) is not held beside both the drafts and the
+  /// zones made from them.
   mutating func finish() throws -> [Zone] {
     if let zonesNode = tape.member(0, "zones") {
       try loadZonesMember(zonesNode)
     }
+    draftIndex = [:]
     return try drafts.map { try makeZone($0) }
   }
 
