@@ -85,6 +85,18 @@ import Testing
       // The same fence id as feature 10, near the end (in another part).
       ("{\"type\":\"Feature\",\"id\":\"f10\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[-73,40]}}", 4_500,
        "fence id \"f10\" is already used by feature 10"),
+      // Feature 200's GEOLINE id (a zone of its own) in another zone, in a later part.
+      ("{\"type\":\"Feature\",\"id\":\"f200\",\"properties\":{\"zone\":\"elsewhere\"},\"geometry\":{\"type\":\"Point\",\"coordinates\":[-73,40]}}", 4_400,
+       "fence id \"f200\" is already used by feature 200"),
+      // Feature 300's id (a zone of its own) as its own zone again, in a later part.
+      ("{\"type\":\"Feature\",\"id\":\"f300\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[-73,40]}}", 4_300,
+       "fence id \"f300\" is already used by feature 300"),
+      // Feature 301's id in the zone named as it, given as `zone`, in a later part.
+      ("{\"type\":\"Feature\",\"id\":\"f301\",\"properties\":{\"zone\":\"f301\"},\"geometry\":{\"type\":\"Point\",\"coordinates\":[-73,40]}}", 4_200,
+       "fence id \"f301\" is already used by feature 301"),
+      // Feature 50's id (in the zone shared-5) in another zone, in a later part.
+      ("{\"type\":\"Feature\",\"id\":\"f50\",\"properties\":{\"zone\":\"elsewhere\"},\"geometry\":{\"type\":\"Point\",\"coordinates\":[-73,40]}}", 4_100,
+       "fence id \"f50\" is already used by feature 50"),
       // A different dwell for a zone that feature 3 set to 60.
       ("{\"type\":\"Feature\",\"id\":\"late\",\"properties\":{\"zone\":\"shared-3\",\"dwell\":90},\"geometry\":{\"type\":\"Point\",\"coordinates\":[-73,40]}}", 4_000,
        "zone \"shared-3\" gets 90 here but 60 from feature 3"),

@@ -293,6 +293,31 @@ import Testing
         == #"feature 1 (id "a", zone "other"): property "id": fence id "a" is already used by feature 0 (id "a"); fence and GEOLINE ids must be unique"#)
   }
 
+  /// An id that is its zone's own is claimed by the zone, the others in the loader's table
+  /// (`fenceOwners`): a duplicate is found whichever way each of the two is held, and a zone
+  /// of a feature's own id may still gather other fences.
+  @Test func duplicateFenceIDsAreFoundWhereverTheFirstIsHeld() throws {
+    let already = #"fence id "a" is already used by feature 0 (id "a"); fence and GEOLINE ids must be unique"#
+    let cases = [
+      // In another zone, then a zone of its own.
+      (collection(point("a", #"{"zone":"other"}"#), point("a")), #"feature 1 (id "a"): property "id": "# + already),
+      // In the zone named as it (given as `zone`), then a zone of its own.
+      (collection(point("a", #"{"zone":"a"}"#), point("a")), #"feature 1 (id "a"): property "id": "# + already),
+      // A zone of its own, then the zone named as it given as `zone`.
+      (collection(point("a"), point("a", #"{"zone":"a"}"#)), #"feature 1 (id "a"): property "id": "# + already),
+      // In another zone twice.
+      (collection(point("a", #"{"zone":"z1"}"#), point("a", #"{"zone":"z2"}"#)),
+       #"feature 1 (id "a", zone "z2"): property "id": "# + already),
+    ]
+    for (text, message) in cases {
+      #expect(loadError(text)?.description == message)
+    }
+    // A zone of a feature's own id takes other features' fences.
+    let zones = try load(collection(point("x"), point("y", #"{"zone":"x"}"#), point("z", #"{"zone":"y"}"#)))
+    #expect(zones.map(\.id) == ["x", "y"])
+    #expect(zones.map { $0.fences.map(\.id) } == [["x", "y"], ["z"]])
+  }
+
   /// The defining feature is named by its own id, read again from the document: its `id`, its
   /// `properties.id` (a number written as JSON writes it), or `f<index>`; a MultiLineString's
   /// GEOLINE ids are its id with `#<n>`.

@@ -120,13 +120,24 @@ extension ZoneLoading {
     let shapes = ShapeReader(tape: tape, fenceID: id) { fail("geometry", $0) }
 
     func claim(_ fenceID: String) throws {
-      if let owner = fenceOwners[fenceID] {
+      // The id's owner, if any: in the table, or the zone of that id claiming it (see
+      // `fenceOwners`).
+      var owner = fenceOwners[fenceID]
+      let ownZone = fenceID == zoneID ? zone : draftIndex[fenceID]
+      if owner == nil, let ownZone, drafts[ownZone].selfFeature >= 0 {
+        owner = drafts[ownZone].selfFeature
+      }
+      if let owner {
         let ownerID = featureIDText(ofFeature: Int(owner))
         throw fail(
           "id",
           "fence id \(quoted(fenceID)) is already used by feature \(owner) (id \(quoted(ownerID))); fence and GEOLINE ids must be unique")
       }
-      fenceOwners[fenceID] = Int32(truncatingIfNeeded: index)
+      if fenceID == zoneID {
+        drafts[zone].selfFeature = Int32(truncatingIfNeeded: index)
+      } else {
+        fenceOwners[fenceID] = Int32(truncatingIfNeeded: index)
+      }
     }
 
     switch geometryType {

@@ -88,8 +88,14 @@ extension ZoneLoading {
     for part in 1..<partCount {
       guard var loading = parts[part] else { return false }
       parts[part] = nil
+      // An id claimed by a zone of its own id (`Draft.selfFeature`) conflicts with the same id
+      // in an earlier part's table or claimed by the same zone's earlier draft (`joinDrafts`).
       for id in loading.fenceOwners.keys {
         for owners in earlierOwners where owners[id] != nil { return false }
+        if let zone = joined.draftIndex[id], joined.drafts[zone].selfFeature >= 0 { return false }
+      }
+      for draft in loading.drafts where draft.selfFeature >= 0 {
+        for owners in earlierOwners where owners[draft.id] != nil { return false }
       }
       if part < partCount - 1 { earlierOwners.append(loading.fenceOwners) }
       loading.fenceOwners = [:]
@@ -126,6 +132,10 @@ extension ZoneLoading {
         try merge(JSONObject([(key: key, value: value)]), zone: index, source: source) { _, _ in
           conflict
         }
+      }
+      if draft.selfFeature >= 0 {
+        guard drafts[index].selfFeature < 0 else { throw conflict }
+        drafts[index].selfFeature = draft.selfFeature
       }
       drafts[index].fences += draft.fences
       drafts[index].geolines += draft.geolines

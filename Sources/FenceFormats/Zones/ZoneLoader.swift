@@ -146,6 +146,10 @@ struct ZoneLoading {
     /// GEOLINEs and whether their feature set `direction` itself.
     var geolines: [(geoline: Geoline, hasOwnDirection: Bool)] = []
     var hasFeatures = false
+    /// The feature that defined this zone's fence or GEOLINE whose id is the zone's own id (a
+    /// feature that is its own zone), or -1: such ids are claimed here rather than in
+    /// ``ZoneLoading/fenceOwners`` (in the draft's padding).
+    var selfFeature: Int32 = -1
   }
 
   /// The document; while features are read one by one (``loadSplit(_:file:options:)``), the
@@ -159,6 +163,11 @@ struct ZoneLoading {
   /// bucket: with the feature's id beside it, 40, which at a million fences was about 40 MB more
   /// at the parse's peak). The defining feature's id is read again from the document when a
   /// duplicate is reported (``featureIDText(ofFeature:)``).
+  ///
+  /// Only ids that are not their zone's id: an id that is (every feature that is its own zone)
+  /// is claimed by its zone's draft (``Draft/selfFeature``), whose id table already holds it,
+  /// and a million such features' table held another 42 MB at the parse's peak. An id is thus
+  /// taken when it is in this table or its own zone's draft claims it.
   var fenceOwners: [String: Int32] = [:]
   var geos: GEOSContext?
 
