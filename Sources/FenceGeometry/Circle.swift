@@ -1,8 +1,13 @@
 /// A disc on the ellipsoid: every position whose WGS84 distance from `center` is at most `radius`.
 ///
 /// The boundary counts as inside. Membership is tested by comparing the squared ECEF chord from
-/// the centre with a chord precomputed from the radius, which is exact up to the chord/arc
+/// the centre with a chord computed from the radius, which is exact up to the chord/arc
 /// conversion (well under 1 mm at 10 km).
+///
+/// A circle keeps only its centre and radius (24 bytes): its ECEF centre, chord limit and local
+/// radius are computed when read (a few sines and a square root each). Zone values of a million
+/// circles held 40 bytes more each, in every copy a load makes. Code that tests one circle
+/// many times keeps its ``chordTest``.
 public struct Circle: Hashable, Sendable {
   /// The radius a point fence gets when its user did not choose one, in metres.
   public static let defaultPointRadius = 100.0
@@ -10,12 +15,19 @@ public struct Circle: Hashable, Sendable {
   public let center: Coordinate
   /// Metres, finite and greater than 0.
   public let radius: Double
+
   /// The centre as an ECEF vector.
-  public let centerECEF: ECEFPosition
-  /// The squared chord that corresponds to `radius` at the centre's latitude.
-  public let chordSquaredLimit: Double
+  @inlinable
+  public var centerECEF: ECEFPosition { ECEFPosition(center) }
   /// The Gaussian radius of curvature at the centre, used for chord/arc conversion.
-  public let localRadius: Double
+  @inlinable
+  public var localRadius: Double { WGS84.gaussianRadius(latitude: center.latitude) }
+  /// The squared chord that corresponds to `radius` at the centre's latitude.
+  @inlinable
+  public var chordSquaredLimit: Double {
+    let chord = WGS84.chord(arc: radius, radius: localRadius)
+    return chord * chord
+  }
 
   /// A circle of `radius` metres around `center`.
   ///
@@ -29,15 +41,29 @@ public struct Circle: Hashable, Sendable {
   }
 
   /// A circle of `radius` metres around `center`, which the caller has checked to be a finite
-  /// number greater than 0: the same values, bit for bit, as ``init(center:radius:name:)``
-  /// makes (the engine makes a circle again from its centre and radius rather than keep it).
+  /// number greater than 0 (the engine makes a circle again from the centre and radius it
+  /// keeps).
   package init(validatedCenter center: Coordinate, radius: Double) {
     self.center = center
     self.radius = radius
-    self.centerECEF = ECEFPosition(center)
-    self.localRadius = WGS84.gaussianRadius(latitude: center.latitude)
-    let chord = WGS84.chord(arc: radius, radius: localRadius)
-    self.chordSquaredLimit = chord * chord
+  }
+
+  /// The containment test with its ECEF centre and chord limit computed once, for testing one
+  /// circle against many positions.
+  public var chordTest: ChordTest {
+    ChordTest(centerECEF: centerECEF, chordSquaredLimit: chordSquaredLimit)
+  }
+
+  /// A circle's containment test on ECEF vectors, as ``Circle/contains(_:)-(ECEFPosition)``.
+  public struct ChordTest: Hashable, Sendable {
+    public let centerECEF: ECEFPosition
+    public let chordSquaredLimit: Double
+
+    /// Whether the circle holds a position whose ECEF vector is given (boundary included).
+    @inlinable
+    public func contains(_ position: ECEFPosition) -> Bool {
+      centerECEF.chordSquared(to: position) <= chordSquaredLimit
+    }
   }
 
   /// Whether the circle holds a position whose ECEF vector is given (boundary included).

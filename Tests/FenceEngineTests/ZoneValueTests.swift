@@ -71,4 +71,11 @@ import Testing
   @Test func aZoneTakesEightyEightBytes() {
     #expect(MemoryLayout<Zone>.size == 88)
   }
+
+  /// A circle keeps its centre and radius only (24 bytes, 64 when it kept its ECEF centre,
+  /// chord and local radius): a zone's one-fence array of a circle takes 32 bytes of header and
+  /// one fence.
+  @Test func aCircleFenceTakesSixtyFourBytes() {
+    #expect(MemoryLayout<Fence>.stride == 64)
+  }
 }

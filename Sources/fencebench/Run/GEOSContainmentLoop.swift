@@ -13,7 +13,8 @@ import FenceGeometry
 /// Not thread-safe, like its ``GEOSContext``.
 struct GEOSContainmentLoop {
   private enum Shape {
-    case circle(Circle)
+    /// Its ECEF centre and chord limit computed once, as a plain loop would keep them.
+    case circle(Circle.ChordTest)
     case polygon(PreparedShape)
   }
 
@@ -31,7 +32,7 @@ struct GEOSContainmentLoop {
     for (id, fence) in fences.enumerated() {
       try tree.insert(fence.area.boundingBox, id: Int32(id))
       switch fence.area {
-      case .circle(let circle): shapes.append(.circle(circle))
+      case .circle(let circle): shapes.append(.circle(circle.chordTest))
       case .polygon(let polygon): shapes.append(.polygon(try PreparedShape(polygon, context: context)))
       }
     }
