@@ -72,7 +72,31 @@ import Testing
       // -0.0 stays -0.0.
       #expect(back.rules.minimumRetriggerTime.bitPattern == zone.rules.minimumRetriggerTime.bitPattern)
     }
-    #expect(MemoryLayout<CompiledZone?>.stride == 64)
+    #expect(MemoryLayout<CompiledZone?>.stride == 48)
+  }
+
+  /// A zone's slots: one without an array; several with the fence count at the array's head,
+  /// which no reader sees as a slot.
+  @Test func elementSlotsGiveFencesThenGeolines() {
+    func read(_ slots: ElementSlots) -> (all: [Int32], fences: [Int32], count: Int, fenceCount: Int) {
+      var all: [Int32] = []
+      var fences: [Int32] = []
+      slots.forEach { all.append($0) }
+      slots.forEachFence { fences.append($0) }
+      return (all, fences, slots.count, slots.fenceCount)
+    }
+    let mixed = read(ElementSlots([7, 3, 9, 12, 4], fences: 3))
+    #expect(mixed.all == [7, 3, 9, 12, 4] && mixed.fences == [7, 3, 9])
+    #expect(mixed.count == 5 && mixed.fenceCount == 3)
+    let lines = read(ElementSlots([5, 6], fences: 0))
+    #expect(lines.all == [5, 6] && lines.fences.isEmpty && lines.count == 2 && lines.fenceCount == 0)
+    let fence = read(ElementSlots([8], fences: 1))
+    #expect(fence.all == [8] && fence.fences == [8] && fence.count == 1 && fence.fenceCount == 1)
+    let line = read(ElementSlots([8], fences: 0))
+    #expect(line.all == [8] && line.fences.isEmpty && line.count == 1 && line.fenceCount == 0)
+    let run = read(ElementSlots(first: 20, count: 4, fences: 2))
+    #expect(run.all == [20, 21, 22, 23] && run.fences == [20, 21] && run.count == 4 && run.fenceCount == 2)
+    #expect(MemoryLayout<ElementSlots>.size == 8)
   }
 
   @Test func replacedAndRemovedZonesLeaveNoFencesOrNamesBehind() throws {

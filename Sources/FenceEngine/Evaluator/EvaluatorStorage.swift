@@ -6,27 +6,44 @@ import FenceGeometry
 ///
 /// Its fences are in the element tables (``ZoneEvaluator/fence(at:)``) and its rules but
 /// `exitOnRemove` and the rules v2 box in its ``ZoneCore``: the public value is made again from
-/// them (``ZoneEvaluator/fullZone(_:slot:)``, ``ZoneEvaluator/rules(of:slot:)``). 64 bytes
-/// with the optional, instead of 104 for a whole `Zone` and the slots.
+/// them (``ZoneEvaluator/fullZone(_:slot:)``, ``ZoneEvaluator/rules(of:slot:)``). 48 bytes
+/// with the optional (64 when the name box and the rules v2 box took 8 bytes each, and 104 for a
+/// whole `Zone` and the slots).
 struct CompiledZone {
   var id: String
   var customData: JSONObject
-  /// The name, description and GEOLINEs (`nil` for none), shared with the zone as added.
-  var extras: Zone.Extras?
-  /// The rules v2 values (`nil` for none), shared with the rules as added.
-  var rulesV2: ZoneRules.Extensions?
+  /// The name, description and GEOLINEs and the rules v2 values, in one reference that is `nil`
+  /// when the zone has neither (most zones).
+  private var rare: RareParts?
   var slots: ElementSlots
   /// Declared last, where it fits beside the slots' tag.
   var exitOnRemove: Bool
 
+  /// A zone's values that most zones do not have, each shared with the zone as added.
+  final class RareParts: Sendable {
+    let extras: Zone.Extras?
+    let rulesV2: ZoneRules.Extensions?
+
+    init(extras: Zone.Extras?, rulesV2: ZoneRules.Extensions?) {
+      self.extras = extras
+      self.rulesV2 = rulesV2
+    }
+  }
+
   init(_ zone: Zone, slots: ElementSlots) {
     id = zone.id
     customData = zone.customData
-    extras = zone.extras
-    rulesV2 = zone.rules.extensions
+    if zone.extras != nil || zone.rules.extensions != nil {
+      rare = RareParts(extras: zone.extras, rulesV2: zone.rules.extensions)
+    }
     self.slots = slots
     exitOnRemove = zone.rules.exitOnRemove
   }
+
+  /// The name, description and GEOLINEs (`nil` for none), shared with the zone as added.
+  var extras: Zone.Extras? { rare?.extras }
+  /// The rules v2 values (`nil` for none), shared with the rules as added.
+  var rulesV2: ZoneRules.Extensions? { rare?.rulesV2 }
 
   /// The zone's GEOLINEs as added.
   var geolines: [Geoline] { extras?.geolines ?? [] }
@@ -34,12 +51,14 @@ struct CompiledZone {
 
 /// A zone's element slots, its fences' (in the zone's order) then its GEOLINEs', held without
 /// a heap allocation when the zone has one element (most zones: a million circle zones would
-/// otherwise hold a million one-slot arrays, 56 bytes each).
+/// otherwise hold a million one-slot arrays, 56 bytes each). 8 bytes: a zone of several
+/// elements keeps its fence count at the head of its slot array.
 struct ElementSlots {
   private enum Storage {
     case fence(Int32)
     case geoline(Int32)
-    case many([Int32], fences: Int)
+    /// The number of fences, then the slots.
+    case many([Int32])
   }
 
   private var storage: Storage
@@ -49,7 +68,7 @@ struct ElementSlots {
     if slots.count == 1 {
       storage = fences == 1 ? .fence(slots[0]) : .geoline(slots[0])
     } else {
-      storage = .many(slots, fences: fences)
+      storage = .many([Int32(fences)] + slots)
     }
   }
 
@@ -59,7 +78,7 @@ struct ElementSlots {
     if count == 1 {
       storage = fences == 1 ? .fence(first) : .geoline(first)
     } else {
-      storage = .many((0..<Int32(count)).map { first + $0 }, fences: fences)
+      storage = .many([Int32(fences)] + (0..<Int32(count)).map { first + $0 })
     }
   }
 
@@ -67,7 +86,7 @@ struct ElementSlots {
   var count: Int {
     switch storage {
     case .fence, .geoline: 1
-    case .many(let slots, _): slots.count
+    case .many(let slots): slots.count - 1
     }
   }
 
@@ -76,7 +95,7 @@ struct ElementSlots {
   func forEach(_ body: (Int32) throws -> Void) rethrows {
     switch storage {
     case .fence(let slot), .geoline(let slot): try body(slot)
-    case .many(let slots, _): for slot in slots { try body(slot) }
+    case .many(let slots): for slot in slots.dropFirst() { try body(slot) }
     }
   }
 
@@ -85,7 +104,7 @@ struct ElementSlots {
     switch storage {
     case .fence: 1
     case .geoline: 0
-    case .many(_, let fences): fences
+    case .many(let slots): Int(slots[0])
     }
   }
 
@@ -96,7 +115,7 @@ struct ElementSlots {
     switch storage {
     case .fence(let slot): try body(slot)
     case .geoline: break
-    case .many(let slots, let fences): for slot in slots[..<fences] { try body(slot) }
+    case .many(let slots): for slot in slots[1..<(1 + Int(slots[0]))] { try body(slot) }
     }
   }
 }
