@@ -71,6 +71,46 @@ import Testing
     }
   }
 
+  /// An element whose id is its zone's keeps no copy of it: the element id table is empty
+  /// while every element is such, and comes with the first id of its own ("" for the slots
+  /// before it). Ids, lookups, events and removals read the zone's id instead.
+  @Test func idsThatAreTheirZonesAreNotKeptTwice() throws {
+    // A first load large enough for the file-order path, and a small one.
+    for count in [3, 300] {
+      let zones = try (0..<count).map {
+        try circleZone("c\($0)", fence: "c\($0)", north: 0, east: Double($0) * 400, radius: 60)
+      }
+      var evaluator = try ZoneEvaluator(zones: zones)
+      #expect(evaluator.elementIDs.isEmpty)
+      #expect(evaluator.zones == zones.sorted { $0.id < $1.id })
+      for index in 0..<count {
+        let slot = try #require(evaluator.elementSlot(id: "c\(index)"))
+        #expect(evaluator.elementID(at: slot) == "c\(index)")
+      }
+      #expect(evaluator.elementSlot(id: "c0-fence") == nil)
+      #expect(run(&evaluator, [fix(0, north: 0, east: 400), fix(10, north: 0, east: 200)]) == [
+        "0 checkIn a c1/c1", "10 checkOut a c1/c1 in=0 duration=10",
+      ])
+      // An id of its own brings the table; a GEOLINE may be named as its zone too.
+      let own = try circleZone("z", fence: "z-fence", north: 900, east: 0, radius: 60)
+      let lined = Zone(id: "g", geolines: [try geoline("g", [(-900, 0), (-900, 400)])])
+      try evaluator.add([own, lined])
+      #expect(evaluator.elementIDs.count == count + 2)
+      #expect(evaluator.elementIDs.filter { !$0.isEmpty } == ["z-fence"])
+      #expect(evaluator.zone(id: "z") == own && evaluator.zone(id: "g") == lined)
+      #expect(evaluator.elementSlot(id: "g") != nil && evaluator.elementSlot(id: "z-fence") != nil)
+      // Replaced with a fence of its own id, removed: the ids follow.
+      let renamed = try circleZone("c1", fence: "c1-other", north: 0, east: 400, radius: 60)
+      try evaluator.add([renamed])
+      #expect(evaluator.elementSlot(id: "c1") == nil)
+      #expect(evaluator.zone(id: "c1") == renamed)
+      #expect(evaluator.remove(zoneID: "c2") || count < 3)
+      #expect(evaluator.elementSlot(id: "c2") == nil)
+      #expect(evaluator.zones.map(\.id).sorted() == (zones.map(\.id).filter { $0 != "c2" } + ["g", "z"]).sorted())
+      #expect(evaluator.elementCount == count + 1)
+    }
+  }
+
   @Test func circlesAloneKeepNoPolygonOrGeolineTables() throws {
     for count in [3, 300] {
       let zones = try (0..<count).map {

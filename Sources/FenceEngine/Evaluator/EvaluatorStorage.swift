@@ -166,6 +166,9 @@ struct ElementCore {
   /// The zone's ``ZoneGate`` (in the padding after `kind`): non-empty when the per-fix step must
   /// ask the zone before this element counts (rules v2).
   var gate = ZoneGate()
+  /// Whether the element's id is its zone's id (a feature that is its own zone): the evaluator
+  /// then keeps no copy of it (``ZoneEvaluator/elementID(at:)``). In the padding after `gate`.
+  var idIsZoneID = false
   var zone: Int32 = -1
   /// Fences: the position among the zone's fences sorted by id.
   var rank: Int32 = 0

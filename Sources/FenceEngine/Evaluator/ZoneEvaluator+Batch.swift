@@ -207,7 +207,8 @@ extension ZoneEvaluator {
       elementIDs.withUnsafeBufferPointer { ids in
         fenceIndex.searchInPlace(containing: latitude, longitude: longitude) { slot in
           prefetchLines(of: cores.baseAddress! + Int(slot), bytes: Self.elementCoreBytes)
-          fencekit_prefetch(ids.baseAddress! + Int(slot))
+          // An id of its own (an id that is its zone's is read with the zone's entry).
+          if let ids = ids.baseAddress { fencekit_prefetch(ids + Int(slot)) }
           found.note(slot)
         }
       }

@@ -25,7 +25,7 @@ extension ZoneEvaluator {
   /// none with rules v2 (their tables are keyed by zone slot, which the permutation would have
   /// to follow).
   func canApplyInFileOrder(_ zones: [Zone]) -> Bool {
-    guard zones.count >= Self.spatialOrderThreshold, zoneSlots.isEmpty, elementIDs.isEmpty
+    guard zones.count >= Self.spatialOrderThreshold, zoneSlots.isEmpty, elementCores.isEmpty
     else { return false }
     return zones.withUnsafeBufferPointer { zones in
       zones.allSatisfy { zone in
@@ -85,7 +85,7 @@ extension ZoneEvaluator {
 
     Self.permute(&zoneSlots, takingFrom: order, leaving: nil)
     zoneCores.permute(takingFrom: order)
-    Self.permute(&elementIDs, takingFrom: elementSource, leaving: "")
+    if !elementIDs.isEmpty { Self.permute(&elementIDs, takingFrom: elementSource, leaving: "") }
     Self.permute(&elementCores, takingFrom: elementSource, leaving: ElementCore())
     if !polygonFences.isEmpty {
       Self.permute(&polygonFences, takingFrom: elementSource, leaving: nil)
@@ -120,7 +120,7 @@ extension ZoneEvaluator {
       guard let slots else { continue }
       zoneCores[zone].addedSequence = firstSequence + UInt64(zone) + 1
       slots.forEach { slot in
-        fileElement(id: elementIDs[Int(slot)], slot: slot)
+        fileElement(id: elementID(at: slot), slot: slot)
         batch.placed.append(slot)
       }
       fileZone(id: zoneID(at: Int32(zone)), slot: Int32(zone))

@@ -43,7 +43,7 @@ extension ZoneEvaluator {
   /// The fence in element slot `slot` as it was added (a circle is made again from its centre
   /// and radius: the same value, its derived numbers computed by the same functions).
   func fence(at slot: Int32) -> Fence {
-    Fence(id: elementIDs[Int(slot)], name: fenceNames[slot], area: fenceArea(at: slot))
+    Fence(id: elementID(at: slot), name: fenceNames[slot], area: fenceArea(at: slot))
   }
 
   /// The shape of the fence in element slot `slot`.
@@ -91,7 +91,7 @@ extension ZoneEvaluator {
 
   /// The slot of the fence or GEOLINE with this id, if loaded.
   func elementSlot(id: String) -> Int32? {
-    elementIDs.withUnsafeBufferPointer { ids in elementSlotByID.slot(of: id) { ids[Int($0)] } }
+    elementSlotByID.slot(of: id) { elementID(at: $0) }
   }
 
   // The id tables read ids back from the zone and element tables. While a table is changed,
@@ -110,17 +110,20 @@ extension ZoneEvaluator {
     zoneSlotByID.remove(id) { s in slots.withUnsafeBufferPointer { Self.zoneID(s, in: $0) } }
   }
 
-  /// Files element `id` under `slot` (whose id must already be in `elementIDs`).
+  /// Files element `id` under `slot` (whose id must already be in `elementIDs`, or its core
+  /// mark it as its zone's).
   mutating func fileElement(id: String, slot: Int32) {
-    let ids = elementIDs
-    elementSlotByID.set(id, slot: slot) { ids[Int($0)] }
+    let (ids, cores, zones) = (elementIDs, elementCores, zoneSlots)
+    elementSlotByID.set(id, slot: slot) { Self.elementID($0, ids: ids, cores: cores, zones: zones) }
   }
 
   /// Takes element `id` out of the id table when it is filed under `slot` (a replacing zone
   /// may have filed the same id under another slot already).
   private mutating func unfileElement(id: String, slot: Int32) {
-    let ids = elementIDs
-    elementSlotByID.remove(id, ifSlot: slot) { ids[Int($0)] }
+    let (ids, cores, zones) = (elementIDs, elementCores, zoneSlots)
+    elementSlotByID.remove(id, ifSlot: slot) {
+      Self.elementID($0, ids: ids, cores: cores, zones: zones)
+    }
   }
 
   /// The number of loaded zones.
@@ -220,13 +223,17 @@ extension ZoneEvaluator {
     // `polygonFences`, `geolineShapes`).
     var elementCount = 0
     var addsPolygons = false
+    // An element whose id is not its zone's brings the element id table.
+    var addsOwnIDs = false
     var addsGeolines = false
     zones.withUnsafeBufferPointer { zones in
       for index in zones.indices {
         elementCount += zones[index].fences.count + zones[index].geolines.count
         for fence in zones[index].fences {
           if !fence.area.isCircle { addsPolygons = true }
+          if fence.id != zones[index].id { addsOwnIDs = true }
         }
+        if !zones[index].geolines.isEmpty { addsOwnIDs = true }
         if !zones[index].geolines.isEmpty { addsGeolines = true }
       }
     }
@@ -234,13 +241,15 @@ extension ZoneEvaluator {
     elementSlotByID.reserveCapacity(elementSlotByID.count + elementCount)
     zoneSlots.reserveCapacity(growingTo: zoneSlots.count + zones.count)
     zoneCores.reserveCapacity(growingTo: zoneCores.count + zones.count)
-    elementIDs.reserveCapacity(growingTo: elementIDs.count + elementCount)
+    if addsOwnIDs || !elementIDs.isEmpty {
+      elementIDs.reserveCapacity(growingTo: elementCores.count + elementCount)
+    }
     elementCores.reserveCapacity(growingTo: elementCores.count + elementCount)
     if addsPolygons || !polygonFences.isEmpty {
-      polygonFences.reserveCapacity(growingTo: elementIDs.count + elementCount)
+      polygonFences.reserveCapacity(growingTo: elementCores.count + elementCount)
     }
     if addsGeolines || !geolineShapes.isEmpty {
-      geolineShapes.reserveCapacity(growingTo: elementIDs.count + elementCount)
+      geolineShapes.reserveCapacity(growingTo: elementCores.count + elementCount)
     }
   }
 
@@ -459,7 +468,7 @@ extension ZoneEvaluator {
       zoneSlot = existing
       addedSequence = zoneCores[Int(existing)].addedSequence
       old.slots.forEach { slot in
-        if elementCores[Int(slot)].kind != .vacant { reusable[elementIDs[Int(slot)]] = slot }
+        if elementCores[Int(slot)].kind != .vacant { reusable[elementID(at: slot)] = slot }
       }
     } else {
       zoneSlot = freeZoneSlots.popLast() ?? Int32(zoneSlots.count)
@@ -492,14 +501,14 @@ extension ZoneEvaluator {
       }
       slots.append(
         place(
-          id: fence.id, core: core,
+          id: fence.id, of: zone.id, core: core,
           polygon: polygon, geoline: nil, name: fence.name,
           reusing: reusable.removeValue(forKey: fence.id), filing: filing, batch: &batch))
     }
     for geoline in zone.geolines {
       slots.append(
         place(
-          id: geoline.id, core: ElementCore(geolineOf: zoneSlot),
+          id: geoline.id, of: zone.id, core: ElementCore(geolineOf: zoneSlot),
           polygon: nil,
           geoline: GeolineShape(geoline), name: nil,
           reusing: reusable.removeValue(forKey: geoline.id), filing: filing, batch: &batch))
@@ -541,7 +550,7 @@ extension ZoneEvaluator {
   /// its index when the change finishes. Without `filing`, it is neither filed in the id table
   /// nor noted as placed.
   private mutating func place(
-    id: String, core: ElementCore, polygon: PolygonFence?,
+    id: String, of zoneID: String, core: ElementCore, polygon: PolygonFence?,
     geoline: GeolineShape?, name: String?, reusing slot: Int32?, filing: Bool,
     batch: inout RemovalBatch
   ) -> Int32 {
@@ -550,18 +559,25 @@ extension ZoneEvaluator {
       target = slot
       removeFromIndex(slot: slot)
     } else {
-      target = freeElementSlots.popLast() ?? Int32(elementIDs.count)
-      if Int(target) == elementIDs.count {
-        elementIDs.append("")
+      target = freeElementSlots.popLast() ?? Int32(elementCores.count)
+      if Int(target) == elementCores.count {
+        if !elementIDs.isEmpty { elementIDs.append("") }
         elementCores.append(ElementCore())
         if !polygonFences.isEmpty { polygonFences.append(nil) }
         if !geolineShapes.isEmpty { geolineShapes.append(nil) }
       }
     }
-    elementIDs[Int(target)] = id
+    var core = core
+    core.idIsZoneID = id == zoneID
+    if !core.idIsZoneID, elementIDs.isEmpty {
+      // The first id of its own brings the table, "" for the slots before it (into the room a
+      // large load reserved).
+      elementIDs.append(contentsOf: repeatElement("", count: elementCores.count))
+    }
+    if !elementIDs.isEmpty { elementIDs[Int(target)] = core.idIsZoneID ? "" : id }
     elementCores[Int(target)] = core
-    polygonFences.setSparseSlot(target, to: polygon, slotCount: elementIDs.count)
-    geolineShapes.setSparseSlot(target, to: geoline, slotCount: elementIDs.count)
+    polygonFences.setSparseSlot(target, to: polygon, slotCount: elementCores.count)
+    geolineShapes.setSparseSlot(target, to: geoline, slotCount: elementCores.count)
     if name != nil || !fenceNames.isEmpty { fenceNames[target] = name }
     if filing {
       fileElement(id: id, slot: target)
@@ -678,12 +694,12 @@ extension ZoneEvaluator {
   private mutating func removeElement(slot: Int32, batch: inout RemovalBatch) {
     guard elementCores[Int(slot)].kind != .vacant else { return }
     removeFromIndex(slot: slot)
-    let id = elementIDs[Int(slot)]
+    let id = elementID(at: slot)
     unfileElement(id: id, slot: slot)
-    elementIDs[Int(slot)] = ""
+    if !elementIDs.isEmpty { elementIDs[Int(slot)] = "" }
     elementCores[Int(slot)] = ElementCore()
-    polygonFences.setSparseSlot(slot, to: nil, slotCount: elementIDs.count)
-    geolineShapes.setSparseSlot(slot, to: nil, slotCount: elementIDs.count)
+    polygonFences.setSparseSlot(slot, to: nil, slotCount: elementCores.count)
+    geolineShapes.setSparseSlot(slot, to: nil, slotCount: elementCores.count)
     if !fenceNames.isEmpty { fenceNames[slot] = nil }
     batch.elements.append(slot)
   }
@@ -772,8 +788,19 @@ extension ZoneEvaluator {
     slots[Int(slot)]?.id ?? ""
   }
 
+  /// The id of the fence or GEOLINE in `slot` ("" for a free slot).
   func elementID(at slot: Int32) -> String {
-    elementIDs.withUnsafeBufferPointer { $0[Int(slot)] }
+    Self.elementID(slot, ids: elementIDs, cores: elementCores, zones: zoneSlots)
+  }
+
+  /// ``elementID(at:)`` on the given tables, for the id table's closures while a table changes.
+  @inline(__always)
+  static func elementID(
+    _ slot: Int32, ids: [String], cores: [ElementCore], zones: [CompiledZone?]
+  ) -> String {
+    let core = cores[Int(slot)]
+    if core.idIsZoneID { return zones.withUnsafeBufferPointer { zoneID(core.zone, in: $0) } }
+    return ids.isEmpty ? "" : ids[Int(slot)]
   }
 }
 

@@ -155,7 +155,7 @@ extension ZoneEvaluator {
       if rules.hasRulesV2 { hash.combine(JSONValue.object(rules.rulesV2JSON)) }
       hash.combine(UInt64(compiled.slots.fenceCount))
       compiled.slots.forEachFence { fence in
-        hash.combine(elementIDs[Int(fence)])
+        hash.combine(elementID(at: fence))
         if let polygon = polygonFences.sparseSlot(fence) {
           hash.combine(UInt64(2))
           hash.combine(UInt64(polygon.shape.polygons.count))
