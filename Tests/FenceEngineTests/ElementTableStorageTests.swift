@@ -82,7 +82,14 @@ import Testing
       }
       var evaluator = try ZoneEvaluator(zones: zones)
       #expect(evaluator.elementIDs.isEmpty)
+      // Nor in the id table: found through their zones, counted beside it.
+      #expect(evaluator.elementSlotByID.isEmpty)
+      #expect(evaluator.elementCount == count)
       #expect(evaluator.zones == zones.sorted { $0.id < $1.id })
+      // Still taken: another zone may not use one.
+      #expect(throws: ZoneError.self) {
+        try evaluator.add([try circleZone("other", fence: "c0", north: 2_000, east: 0)])
+      }
       for index in 0..<count {
         let slot = try #require(evaluator.elementSlot(id: "c\(index)"))
         #expect(evaluator.elementID(at: slot) == "c\(index)")
@@ -99,6 +106,7 @@ import Testing
       #expect(evaluator.elementIDs.filter { !$0.isEmpty } == ["z-fence"])
       #expect(evaluator.zone(id: "z") == own && evaluator.zone(id: "g") == lined)
       #expect(evaluator.elementSlot(id: "g") != nil && evaluator.elementSlot(id: "z-fence") != nil)
+      #expect(evaluator.elementSlotByID.count == 1 && evaluator.elementCount == count + 2)
       // Replaced with a fence of its own id, removed: the ids follow.
       let renamed = try circleZone("c1", fence: "c1-other", north: 0, east: 400, radius: 60)
       try evaluator.add([renamed])

@@ -91,7 +91,16 @@ extension ZoneEvaluator {
 
   /// The slot of the fence or GEOLINE with this id, if loaded.
   func elementSlot(id: String) -> Int32? {
-    elementSlotByID.slot(of: id) { elementID(at: $0) }
+    if let slot = elementSlotByID.slot(of: id, keyOf: { elementID(at: $0) }) { return slot }
+    // An id that is its zone's: that zone's element so named (ids are unique, so at most one).
+    guard zoneNamedElementCount > 0, let zone = zoneSlot(id: id) else { return nil }
+    return zoneSlots.withUnsafeBufferPointer { zones -> Int32? in
+      var named: Int32?
+      zones[Int(zone)]?.slots.forEach { slot in
+        if named == nil, elementCores[Int(slot)].idIsZoneID { named = slot }
+      }
+      return named
+    }
   }
 
   // The id tables read ids back from the zone and element tables. While a table is changed,
@@ -113,6 +122,7 @@ extension ZoneEvaluator {
   /// Files element `id` under `slot` (whose id must already be in `elementIDs`, or its core
   /// mark it as its zone's).
   mutating func fileElement(id: String, slot: Int32) {
+    guard !elementCores[Int(slot)].idIsZoneID else { return }
     let (ids, cores, zones) = (elementIDs, elementCores, zoneSlots)
     elementSlotByID.set(id, slot: slot) { Self.elementID($0, ids: ids, cores: cores, zones: zones) }
   }
@@ -120,6 +130,7 @@ extension ZoneEvaluator {
   /// Takes element `id` out of the id table when it is filed under `slot` (a replacing zone
   /// may have filed the same id under another slot already).
   private mutating func unfileElement(id: String, slot: Int32) {
+    guard !elementCores[Int(slot)].idIsZoneID else { return }
     let (ids, cores, zones) = (elementIDs, elementCores, zoneSlots)
     elementSlotByID.remove(id, ifSlot: slot) {
       Self.elementID($0, ids: ids, cores: cores, zones: zones)
@@ -130,7 +141,7 @@ extension ZoneEvaluator {
   public var zoneCount: Int { zoneSlotByID.count }
 
   /// The number of loaded fences and GEOLINEs.
-  public var elementCount: Int { elementSlotByID.count }
+  public var elementCount: Int { elementSlotByID.count + zoneNamedElementCount }
 
   /// The number of loaded fences (circles and polygons), without going through the zones.
   public var fenceCount: Int { fenceIndex.count }
@@ -223,25 +234,26 @@ extension ZoneEvaluator {
     // `polygonFences`, `geolineShapes`).
     var elementCount = 0
     var addsPolygons = false
-    // An element whose id is not its zone's brings the element id table.
-    var addsOwnIDs = false
+    // Elements whose id is not their zone's (GEOLINEs counted as such): they bring the element
+    // id table, and only they go into the id table.
+    var ownIDCount = 0
     var addsGeolines = false
     zones.withUnsafeBufferPointer { zones in
       for index in zones.indices {
         elementCount += zones[index].fences.count + zones[index].geolines.count
         for fence in zones[index].fences {
           if !fence.area.isCircle { addsPolygons = true }
-          if fence.id != zones[index].id { addsOwnIDs = true }
+          if fence.id != zones[index].id { ownIDCount += 1 }
         }
-        if !zones[index].geolines.isEmpty { addsOwnIDs = true }
+        ownIDCount += zones[index].geolines.count
         if !zones[index].geolines.isEmpty { addsGeolines = true }
       }
     }
     zoneSlotByID.reserveCapacity(zoneSlotByID.count + zones.count)
-    elementSlotByID.reserveCapacity(elementSlotByID.count + elementCount)
+    if ownIDCount > 0 { elementSlotByID.reserveCapacity(elementSlotByID.count + ownIDCount) }
     zoneSlots.reserveCapacity(growingTo: zoneSlots.count + zones.count)
     zoneCores.reserveCapacity(growingTo: zoneCores.count + zones.count)
-    if addsOwnIDs || !elementIDs.isEmpty {
+    if ownIDCount > 0 || !elementIDs.isEmpty {
       elementIDs.reserveCapacity(growingTo: elementCores.count + elementCount)
     }
     elementCores.reserveCapacity(growingTo: elementCores.count + elementCount)
@@ -298,7 +310,7 @@ extension ZoneEvaluator {
     var elementOwner: [String: Int] = [:]
     elementOwner.reserveCapacity(zones.count)
     // A first load into an empty evaluator has no loaded ids to compare with.
-    let hasLoadedElements = !elementSlotByID.isEmpty
+    let hasLoadedElements = elementCount > 0
     let preparing = configuration.predicateBackend == .geosPrepared
     var result: [[PreparedShape?]] = []
     if preparing { result.reserveCapacity(zones.count) }
@@ -575,6 +587,9 @@ extension ZoneEvaluator {
       elementIDs.append(contentsOf: repeatElement("", count: elementCores.count))
     }
     if !elementIDs.isEmpty { elementIDs[Int(target)] = core.idIsZoneID ? "" : id }
+    if core.idIsZoneID != elementCores[Int(target)].idIsZoneID {
+      zoneNamedElementCount += core.idIsZoneID ? 1 : -1
+    }
     elementCores[Int(target)] = core
     polygonFences.setSparseSlot(target, to: polygon, slotCount: elementCores.count)
     geolineShapes.setSparseSlot(target, to: geoline, slotCount: elementCores.count)
@@ -696,6 +711,7 @@ extension ZoneEvaluator {
     removeFromIndex(slot: slot)
     let id = elementID(at: slot)
     unfileElement(id: id, slot: slot)
+    if elementCores[Int(slot)].idIsZoneID { zoneNamedElementCount -= 1 }
     if !elementIDs.isEmpty { elementIDs[Int(slot)] = "" }
     elementCores[Int(slot)] = ElementCore()
     polygonFences.setSparseSlot(slot, to: nil, slotCount: elementCores.count)
