@@ -33,6 +33,19 @@ struct BadLoadCase: CustomTestStringConvertible, Sendable {
       name: "duplicate fence id within one load",
       zones: [Zone(id: "a", fences: [circle("f")]), Zone(id: "b", fences: [circle("f")])],
       error: ZoneError(zone: "b", fence: "f", fault: .duplicateFenceID(otherZone: "a"))),
+    // Ids that are their zone's are held apart from the others while a load is checked.
+    BadLoadCase(
+      name: "a zone's own id as the fence id of a later zone",
+      zones: [Zone(id: "a", fences: [circle("a")]), Zone(id: "b", fences: [circle("a")])],
+      error: ZoneError(zone: "b", fence: "a", fault: .duplicateFenceID(otherZone: "a"))),
+    BadLoadCase(
+      name: "a fence id as a later zone's own",
+      zones: [Zone(id: "b", fences: [circle("a")]), Zone(id: "a", fences: [circle("a")])],
+      error: ZoneError(zone: "a", fence: "a", fault: .duplicateFenceID(otherZone: "b"))),
+    BadLoadCase(
+      name: "a zone's own id twice in it",
+      zones: [Zone(id: "x", fences: [circle("x"), circle("x", north: 200)])],
+      error: ZoneError(zone: "x", fence: "x", fault: .duplicateFenceID(otherZone: "x"))),
     BadLoadCase(
       name: "fence id already used by a loaded zone",
       zones: [Zone(id: "new", fences: [circle("loaded-fence")])],

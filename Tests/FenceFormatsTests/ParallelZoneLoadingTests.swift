@@ -114,6 +114,21 @@ import Testing
     }
   }
 
+  /// A draft keeps its rarely given values in one box (48 bytes a draft instead of 64), and a
+  /// copied draft changed afterwards leaves the original as it was.
+  @Test func draftsBoxTheirRareValues() {
+    #expect(MemoryLayout<ZoneLoading.Draft>.stride == 48)
+    var first = ZoneLoading.Draft(id: "z")
+    first.setSetting("dwell", (.number(60), .feature(index: 0, id: "a")))
+    var second = first
+    second.setSetting("dwell", (.number(90), .feature(index: 1, id: "b")))
+    second.setCustomDataSource("team", .feature(index: 1, id: "b"))
+    #expect(first.settings["dwell"]?.value == .number(60))
+    #expect(second.settings["dwell"]?.value == .number(90))
+    #expect(first.customDataSources.isEmpty && second.customDataSources.count == 1)
+    #expect(ZoneLoading.Draft(id: "plain").settings.isEmpty)
+  }
+
   /// The layout scan cuts out each feature, whatever its strings and brackets hold.
   @Test func theLayoutFindsEveryFeature() throws {
     let text = #" { "type" : "FeatureCollection", "features" : [ {"a":"]},[\"x"} ,["q",{"b":[1,{"c":"\"]"}]}], 7, "s" , null ] , "zones": {"z":{"dwell":1}} } "#

@@ -304,11 +304,18 @@ extension ZoneEvaluator {
   /// - Returns: with the GEOS backend, each zone's prepared polygons by fence index (`nil` for
   ///   circles); with the native backend, nothing (an empty array: no copy of the zones and no
   ///   allocation per zone, which a million-zone load would hold at its peak).
+  ///
+  /// The load's zone ids go into an ``IDSlotTable`` by index in `zones` (16 MB at a million, a
+  /// `Set<String>` took 32), and only its element ids that are not their zone's into the owner
+  /// table: one that is is taken when an earlier zone holds it, and that zone's own element so
+  /// named is found through the zone ids (a million one-fence zones' owner table took 48 MB,
+  /// the load's peak).
   func validate(_ zones: [Zone], replacingEverything: Bool) throws -> [[PreparedShape?]] {
-    var zoneIDs = Set<String>(minimumCapacity: zones.count)
-    // The index in `zones` of the zone that holds each fence or GEOLINE id of the load.
+    var zoneIDs = IDSlotTable()
+    zoneIDs.reserveCapacity(zones.count)
+    // The index in `zones` of the zone that holds each fence or GEOLINE id of the load that is
+    // not its zone's id.
     var elementOwner: [String: Int] = [:]
-    elementOwner.reserveCapacity(zones.count)
     // A first load into an empty evaluator has no loaded ids to compare with.
     let hasLoadedElements = elementCount > 0
     let preparing = configuration.predicateBackend == .geosPrepared
@@ -318,10 +325,18 @@ extension ZoneEvaluator {
     // Zones are read in place: a loop over the values copies (and retains) every zone, two
     // passes over a million zones.
     try zones.withUnsafeBufferPointer { zones in
+      let loadedID: (Int32) -> String = { zones[Int($0)].id }
       for index in zones.indices {
         let id = zones[index].id
         guard !id.isEmpty else { throw ZoneError(zone: id, fault: .emptyZoneID) }
-        guard zoneIDs.insert(id).inserted else { throw ZoneError(zone: id, fault: .duplicateZoneID) }
+        guard zoneIDs.slot(interning: id, next: Int32(index), keyOf: loadedID) == Int32(index) else {
+          throw ZoneError(zone: id, fault: .duplicateZoneID)
+        }
+      }
+      // Whether the zone at `index` has an element whose id is its zone's.
+      func holdsItsOwnID(_ index: Int) -> Bool {
+        let id = zones[index].id
+        return zones[index].fences.contains { $0.id == id } || zones[index].geolines.contains { $0.id == id }
       }
       for zoneIndex in zones.indices {
         let checkedZone = zones[zoneIndex].id
@@ -336,18 +351,30 @@ extension ZoneEvaluator {
             throw ZoneError(zone: checkedZone, fault: .noFencesOrGeolines)
           }
         }
+        // Whether this zone has claimed its own id (for an element).
+        var claimedOwnID = false
         func claim(_ id: String) throws {
           guard !id.isEmpty else { throw ZoneError(zone: checkedZone, fence: id, fault: .emptyFenceID) }
-          if let other = elementOwner.updateValue(zoneIndex, forKey: id) {
+          // An earlier zone of the load holding it: in the owner table, or the zone of that id
+          // holding an element so named (this zone's own id has no earlier holder of that kind).
+          var other = elementOwner[id]
+          if other == nil, id != checkedZone, let named = zoneIDs.slot(of: id, keyOf: loadedID),
+            Int(named) < zoneIndex, holdsItsOwnID(Int(named))
+          {
+            other = Int(named)
+          }
+          if other == nil, id == checkedZone, claimedOwnID { other = zoneIndex }
+          if let other {
             throw ZoneError(
               zone: checkedZone, fence: id, fault: .duplicateFenceID(otherZone: zones[other].id))
           }
+          if id == checkedZone { claimedOwnID = true } else { elementOwner[id] = zoneIndex }
           if hasLoadedElements, let slot = elementSlot(id: id),
             elementCores[Int(slot)].kind != .vacant
           {
             let owner = zoneID(at: elementCores[Int(slot)].zone)
             // Ids of zones this load replaces are free again.
-            if !replacingEverything, !zoneIDs.contains(owner) {
+            if !replacingEverything, zoneIDs.slot(of: owner, keyOf: loadedID) == nil {
               throw ZoneError(zone: checkedZone, fence: id, fault: .duplicateFenceID(otherZone: owner))
             }
           }

@@ -194,8 +194,8 @@ extension ZoneLoading {
         let vertices = try shapes.positions(lineNode)
         try claim(lineID)
         let line = try shapes.wrap { try Polyline(vertices, name: lineID) }
-        drafts[zone].geolines.append(
-          (Geoline(id: lineID, name: fenceName, line: line, direction: direction), directionNode != nil))
+        drafts[zone].appendGeolines(
+          [(Geoline(id: lineID, name: fenceName, line: line, direction: direction), directionNode != nil)])
       }
     default:
       throw fail(

@@ -138,7 +138,7 @@ extension ZoneLoading {
         drafts[index].selfFeature = draft.selfFeature
       }
       drafts[index].fences += draft.fences
-      drafts[index].geolines += draft.geolines
+      drafts[index].appendGeolines(draft.geolines)
       drafts[index].hasFeatures = drafts[index].hasFeatures || draft.hasFeatures
     }
   }

@@ -138,18 +138,65 @@ struct ZoneLoading {
   /// A zone being assembled.
   struct Draft {
     var id: String
-    /// Rule, `description` and zone-level `direction` settings, with where each came from.
-    var settings: [String: (value: JSONValue, source: Source)] = [:]
     var customData = JSONObject()
-    var customDataSources: [String: Source] = [:]
     var fences: [Fence] = []
-    /// GEOLINEs and whether their feature set `direction` itself.
-    var geolines: [(geoline: Geoline, hasOwnDirection: Bool)] = []
+    /// The settings, custom data sources and GEOLINEs, in one box made by the first of them:
+    /// most drafts (a feature that is its own zone, without rules) have none, and a million
+    /// drafts took 16 MB more at the parse's peak with a reference for each.
+    private var rare: Rare?
     var hasFeatures = false
     /// The feature that defined this zone's fence or GEOLINE whose id is the zone's own id (a
     /// feature that is its own zone), or -1: such ids are claimed here rather than in
     /// ``ZoneLoading/fenceOwners`` (in the draft's padding).
     var selfFeature: Int32 = -1
+
+    /// A draft's values that most drafts do not have. Owned by one draft: a draft that is
+    /// copied and then changed copies its box first (``rareForChange()``).
+    final class Rare {
+      var settings: [String: (value: JSONValue, source: Source)] = [:]
+      var customDataSources: [String: Source] = [:]
+      var geolines: [(geoline: Geoline, hasOwnDirection: Bool)] = []
+
+      func copy() -> Rare {
+        let copy = Rare()
+        copy.settings = settings
+        copy.customDataSources = customDataSources
+        copy.geolines = geolines
+        return copy
+      }
+    }
+
+    init(id: String) { self.id = id }
+
+    /// Rule, `description` and zone-level `direction` settings, with where each came from.
+    var settings: [String: (value: JSONValue, source: Source)] { rare?.settings ?? [:] }
+    /// Where each custom data key came from.
+    var customDataSources: [String: Source] { rare?.customDataSources ?? [:] }
+    /// GEOLINEs and whether their feature set `direction` itself.
+    var geolines: [(geoline: Geoline, hasOwnDirection: Bool)] { rare?.geolines ?? [] }
+
+    mutating func setSetting(_ key: String, _ setting: (value: JSONValue, source: Source)) {
+      rareForChange().settings[key] = setting
+    }
+
+    mutating func setCustomDataSource(_ key: String, _ source: Source) {
+      rareForChange().customDataSources[key] = source
+    }
+
+    mutating func appendGeolines(_ more: [(geoline: Geoline, hasOwnDirection: Bool)]) {
+      guard !more.isEmpty else { return }
+      rareForChange().geolines += more
+    }
+
+    /// The box, made on first use, and copied first when another draft shares it.
+    private mutating func rareForChange() -> Rare {
+      if rare == nil {
+        rare = Rare()
+      } else if !isKnownUniquelyReferenced(&rare!) {
+        rare = rare!.copy()
+      }
+      return rare!
+    }
   }
 
   /// The document; while features are read one by one (``loadSplit(_:file:options:)``), the
@@ -302,7 +349,7 @@ struct ZoneLoading {
       }
       return
     }
-    drafts[zone].settings[key] = (value, source)
+    drafts[zone].setSetting(key, (value, source))
   }
 
   /// Merges custom data into a zone's; the same key with different values is a conflict.
@@ -319,7 +366,7 @@ struct ZoneLoading {
         continue
       }
       drafts[zone].customData[key] = value
-      drafts[zone].customDataSources[key] = source
+      drafts[zone].setCustomDataSource(key, source)
     }
   }
 
