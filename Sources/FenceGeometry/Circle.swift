@@ -50,6 +50,7 @@ public struct Circle: Hashable, Sendable {
 
   /// The containment test with its ECEF centre and chord limit computed once, for testing one
   /// circle against many positions.
+  @inlinable
   public var chordTest: ChordTest {
     ChordTest(centerECEF: centerECEF, chordSquaredLimit: chordSquaredLimit)
   }
@@ -58,6 +59,12 @@ public struct Circle: Hashable, Sendable {
   public struct ChordTest: Hashable, Sendable {
     public let centerECEF: ECEFPosition
     public let chordSquaredLimit: Double
+
+    @usableFromInline
+    init(centerECEF: ECEFPosition, chordSquaredLimit: Double) {
+      self.centerECEF = centerECEF
+      self.chordSquaredLimit = chordSquaredLimit
+    }
 
     /// Whether the circle holds a position whose ECEF vector is given (boundary included).
     @inlinable
@@ -69,7 +76,7 @@ public struct Circle: Hashable, Sendable {
   /// Whether the circle holds a position whose ECEF vector is given (boundary included).
   @inlinable
   public func contains(_ position: ECEFPosition) -> Bool {
-    centerECEF.chordSquared(to: position) <= chordSquaredLimit
+    chordTest.contains(position)
   }
 
   /// Whether the circle holds a position (boundary included).

@@ -537,3 +537,25 @@ extension Array {
     self[Int(slot)] = value
   }
 }
+
+/// The same for a table of plain values whose blank is a value of their own (`elementIDs`,
+/// blank "" for an element named as its zone).
+extension Array where Element: Equatable {
+  /// The value of `slot`: `blank` while the table is empty.
+  @inline(__always)
+  func sparseSlot(_ slot: Int32, blank: Element) -> Element {
+    isEmpty ? blank : self[Int(slot)]
+  }
+
+  /// Sets the value of `slot` of a table over `slotCount` slots: the first value other than
+  /// `blank` brings the table (`blank` in the other slots); `blank` into an empty table changes
+  /// nothing.
+  @inline(__always)
+  mutating func setSparseSlot(_ slot: Int32, to value: Element, blank: Element, slotCount: Int) {
+    if isEmpty {
+      guard value != blank else { return }
+      append(contentsOf: repeatElement(blank, count: slotCount))
+    }
+    self[Int(slot)] = value
+  }
+}

@@ -608,12 +608,9 @@ extension ZoneEvaluator {
     }
     var core = core
     core.idIsZoneID = id == zoneID
-    if !core.idIsZoneID, elementIDs.isEmpty {
-      // The first id of its own brings the table, "" for the slots before it (into the room a
-      // large load reserved).
-      elementIDs.append(contentsOf: repeatElement("", count: elementCores.count))
-    }
-    if !elementIDs.isEmpty { elementIDs[Int(target)] = core.idIsZoneID ? "" : id }
+    // The first id of its own brings the table (into the room a large load reserved).
+    elementIDs.setSparseSlot(
+      target, to: core.idIsZoneID ? "" : id, blank: "", slotCount: elementCores.count)
     if core.idIsZoneID != elementCores[Int(target)].idIsZoneID {
       zoneNamedElementCount += core.idIsZoneID ? 1 : -1
     }
@@ -739,7 +736,7 @@ extension ZoneEvaluator {
     let id = elementID(at: slot)
     unfileElement(id: id, slot: slot)
     if elementCores[Int(slot)].idIsZoneID { zoneNamedElementCount -= 1 }
-    if !elementIDs.isEmpty { elementIDs[Int(slot)] = "" }
+    elementIDs.setSparseSlot(slot, to: "", blank: "", slotCount: elementCores.count)
     elementCores[Int(slot)] = ElementCore()
     polygonFences.setSparseSlot(slot, to: nil, slotCount: elementCores.count)
     geolineShapes.setSparseSlot(slot, to: nil, slotCount: elementCores.count)
@@ -843,7 +840,7 @@ extension ZoneEvaluator {
   ) -> String {
     let core = cores[Int(slot)]
     if core.idIsZoneID { return zones.withUnsafeBufferPointer { zoneID(core.zone, in: $0) } }
-    return ids.isEmpty ? "" : ids[Int(slot)]
+    return ids.sparseSlot(slot, blank: "")
   }
 }
 
