@@ -3,10 +3,11 @@ import Testing
 @testable import FenceEngine
 
 /// A device's state keeps whether its last fix had a speed and a course as bits of one byte:
-/// the values come back exactly as set, each independent of the other, in 120 bytes.
+/// the values come back exactly as set, each independent of the other, in 96 bytes.
 @Suite struct DeviceStateStorageTests {
   @Test func speedAndCourseComeBackExactly() {
-    #expect(MemoryLayout<DeviceState>.stride == 120)
+    #expect(MemoryLayout<DeviceState>.stride == 96)
+    #expect(MemoryLayout<CellMemo>.size == 20)
     var state = DeviceState(name: "d")
     #expect(state.lastSpeed == nil)
     #expect(state.lastCourse == nil)

@@ -271,8 +271,9 @@ struct ContainmentCellCache {
 
   /// How many times the cache has been emptied: an entry copied out (a device's
   /// ``CellMemo``) is still valid while this has not changed. 64 bits, so it never wraps (the
-  /// table's 16-bit epochs do, every 65,535 emptyings, and then the table is cleared).
-  private(set) var emptyings: UInt64 = 0
+  /// table's 16-bit epochs do, every 65,535 emptyings, and then the table is cleared). Set
+  /// from outside only by tests, to reach the counts at which memos change era.
+  var emptyings: UInt64 = 0
 
   /// Forgets every cell (after a zone change, or when full): O(1), by starting a new epoch;
   /// the table is cleared only when the epoch counter wraps around.

@@ -403,9 +403,11 @@ struct ZoneRecord {
   }
 }
 
-/// Everything the evaluator remembers about one device. 120 bytes: whether its last fix had a
+/// Everything the evaluator remembers about one device. 96 bytes: whether its last fix had a
 /// speed and a course are two bits of one byte beside `hasFix` (two optional `Double`s took 16
-/// bytes each: 136 in all).
+/// bytes each), the cell memo keeps only what a fix reads of its entry (20 bytes instead of
+/// 32), and the monitored set lives in ``ZoneEvaluator/monitoredSets``, which only proximity
+/// monitoring fills (120 bytes before; a million devices hold a million of these).
 struct DeviceState {
   var name: String
   var lastTime = Timestamp(microsecondsSinceEpoch: 0)
@@ -417,14 +419,11 @@ struct DeviceState {
   var lastSequence: UInt64 = 0
   /// Sorted by zone slot.
   var records: [ZoneRecord] = []
-  /// The monitored set, as element slots sorted ascending.
-  var monitored: [Int32] = []
   // Skipping's safe disc is in the evaluator's `safeDiscs` (only when skipping is on).
   /// The cell cache's answer for the cell of the device's last full evaluation (derived state:
   /// not in snapshots).
   var cellMemo = CellMemo()
-  /// Last, in the padding after the memo (placed beside `lastTime`, 128 bytes, it measured no
-  /// different).
+  /// Last, in the 4 bytes after the memo's 20.
   var hasFix = false
   /// Bit 0: the last fix had a speed; bit 1: a course.
   private var motion: UInt8 = 0

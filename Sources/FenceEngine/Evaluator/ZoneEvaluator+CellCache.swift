@@ -25,17 +25,32 @@ extension ZoneEvaluator {
     let searchIsCheap =
       fenceIndex.count <= ContainmentCellCache.bypassableFences || fenceIndex.answersPointsFromGrid
     if cellCache.bypasses(searchIsCheap: searchIsCheap) { return nil }
+    if cellCache.emptyings >> 32 != cellMemoEra { startCellMemoEra() }
     let memo = devices.withUnsafeBufferPointer { $0[d].cellMemo }
-    if memo.key == key, memo.emptyings == cellCache.emptyings {
+    if memo.key == key, memo.emptyings == UInt32(truncatingIfNeeded: cellCache.emptyings) {
       cellCache.hits += 1
       return memo.entry
     }
     guard let entry = lookUpOrFileCell(key) else { return nil }
+    // Filing may have emptied the cache, and so begun a new era.
+    if cellCache.emptyings >> 32 != cellMemoEra { startCellMemoEra() }
     let emptyings = cellCache.emptyings
     devices.withUnsafeMutableBufferPointer { devices in
       devices[d].cellMemo = CellMemo(key: key, emptyings: emptyings, entry: entry)
     }
     return entry
+  }
+
+  /// Forgets every device's cell memo when the cache's emptyings reach a new multiple of 2³²
+  /// (in practice never: a million emptyings a day take over eleven thousand years). A memo
+  /// keeps the emptyings' low 32 bits only; forgetting all memos at each such step means that
+  /// every memo alive was made in the current era, so equal low bits are equal counts.
+  @inline(never)
+  mutating func startCellMemoEra() {
+    devices.withUnsafeMutableBufferPointer { devices in
+      for d in devices.indices { devices[d].cellMemo = CellMemo() }
+    }
+    cellMemoEra = cellCache.emptyings >> 32
   }
 
   /// The entry answering for the cell `key`: its own, its parent's when the parent has nothing
@@ -213,13 +228,35 @@ extension ZoneEvaluator {
   public var cellCacheBypassedFixes: Int { cellCache.bypassedFixes }
 }
 
-/// A device's last cell: the entry that answered for it, valid while the cache has not been
-/// emptied since (``ContainmentCellCache/emptyings``).
+/// A device's last cell: the lists of the entry that answered for it, valid while the cache
+/// has not been emptied since. 20 bytes: the entry's tag is not kept (the entry may be the
+/// cell's parent's, so the cell's own key is), and the emptyings count only in its low 32 bits
+/// (see ``ZoneEvaluator/cellMemoEra``, which makes that exact).
 struct CellMemo {
   /// The cell's key (0: none).
   var key: UInt64 = 0
-  var emptyings: UInt64 = 0
-  var entry = ContainmentCellCache.Entry()
+  /// The entry's lists in the cache's pool (``ContainmentCellCache/Entry``).
+  var start: Int32 = 0
+  var insideCount: UInt16 = 0
+  var testCount: UInt16 = 0
+  /// The low 32 bits of ``ContainmentCellCache/emptyings`` when the memo was made.
+  var emptyings: UInt32 = 0
+
+  init() {}
+
+  init(key: UInt64, emptyings: UInt64, entry: ContainmentCellCache.Entry) {
+    self.key = key
+    self.start = entry.start
+    self.insideCount = entry.insideCount
+    self.testCount = entry.testCount
+    self.emptyings = UInt32(truncatingIfNeeded: emptyings)
+  }
+
+  /// The entry's lists as the caller reads them (its tag is not kept: 0).
+  var entry: ContainmentCellCache.Entry {
+    ContainmentCellCache.Entry(
+      tag: 0, start: start, insideCount: insideCount, testCount: testCount)
+  }
 }
 
 /// A cell's fences while it is being filed: those covering all of it, and those to test.

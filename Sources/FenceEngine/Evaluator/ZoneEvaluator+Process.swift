@@ -42,7 +42,9 @@ extension ZoneEvaluator {
   func allows(_ slot: Int32, _ filter: MonitoredFilter) -> Bool {
     guard filter.isOn else { return true }
     if filter.usesCurrent { return sortedContains(scratchMonitored, slot) }
-    return devices.withUnsafeBufferPointer { sortedContains($0[filter.device].monitored, slot) }
+    return monitoredSets.withUnsafeBufferPointer { sets in
+      filter.device < sets.count && sortedContains(sets[filter.device], slot)
+    }
   }
 
   /// The whole per-fix step for the device in slot `d` (see ``process(_:into:)``), as the
@@ -220,11 +222,12 @@ extension ZoneEvaluator {
     at t: Timestamp, device d: Int, into events: inout [ZoneEvent]
   ) {
     guard configuration.proximity != nil else { return }
-    if scratchMonitored != devices[d].monitored {
+    makeRoomForMonitoredSets()
+    if scratchMonitored != monitoredSets[d] {
       appendMonitoredChange(
-        from: devices[d].monitored, to: scratchMonitored, time: t, device: d, into: &events)
+        from: monitoredSets[d], to: scratchMonitored, time: t, device: d, into: &events)
     }
-    swap(&scratchMonitored, &devices[d].monitored)
+    swap(&scratchMonitored, &monitoredSets[d])
     scratchMonitored.empty()
   }
 

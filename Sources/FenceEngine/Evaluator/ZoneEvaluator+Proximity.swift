@@ -2,6 +2,20 @@ import FenceGeometry
 import FenceIndex
 
 extension ZoneEvaluator {
+  /// The monitored set of the device in slot `d`: empty when none was stored.
+  @inline(__always)
+  func monitoredSet(of d: Int) -> [Int32] {
+    d < monitoredSets.count ? monitoredSets[d] : []
+  }
+
+  /// Makes room in ``monitoredSets`` for every device slot (empty sets for those without).
+  @inline(__always)
+  mutating func makeRoomForMonitoredSets() {
+    if monitoredSets.count < devices.count {
+      monitoredSets.append(contentsOf: repeatElement([], count: devices.count - monitoredSets.count))
+    }
+  }
+
   /// Fills `result` with the monitored set around `position`: the up to `count` fences and
   /// GEOLINEs within `radius` metres, nearest first (ties by id), as element slots sorted
   /// ascending.

@@ -774,12 +774,14 @@ extension ZoneEvaluator {
     for slot in batch.zones { removedZone[Int(slot)] = true }
     var removedElement = Array(repeating: false, count: elementCores.count)
     for slot in batch.elements { removedElement[Int(slot)] = true }
-    for device in devices.indices {
-      if !batch.zones.isEmpty {
+    if !batch.zones.isEmpty {
+      for device in devices.indices {
         devices[device].records.removeAll { removedZone[Int($0.zone)] }
       }
-      if !batch.elements.isEmpty {
-        devices[device].monitored.removeAll { removedElement[Int($0)] }
+    }
+    if !batch.elements.isEmpty {
+      for device in monitoredSets.indices {
+        monitoredSets[device].removeAll { removedElement[Int($0)] }
       }
     }
     freeZoneSlots.append(contentsOf: batch.zones)

@@ -121,6 +121,10 @@ public struct ZoneEvaluator {
   var devices: [DeviceState] = []
   /// One per device, parallel to `devices`, when skipping is on; empty otherwise.
   var safeDiscs: [SafeDisc] = []
+  /// Per device slot, its monitored set (proximity monitoring) as element slots sorted
+  /// ascending. Filled up to the devices' count by the first set stored; empty (and 8 bytes a
+  /// device lighter) without proximity monitoring. Read with ``monitoredSet(of:)``.
+  var monitoredSets: [[Int32]] = []
   var dwellQueue = DwellQueue()
   var stayCounter: UInt64 = 0
 
@@ -163,6 +167,9 @@ public struct ZoneEvaluator {
   /// zones of `cellCacheGeneration`.
   var cellCache: ContainmentCellCache
   var cellCacheGeneration: UInt64 = 0
+  /// The high 32 bits of the cache's emptyings when the device cell memos were last all
+  /// forgotten (see ``startCellMemoEra()``).
+  var cellMemoEra: UInt64 = 0
   /// The box holding every GEOLINE, valid for the zones of `geolineExtentGeneration` (see
   /// `movementMayMeetGeolines(_:)`), and, when there are few, every GEOLINE's slot and box
   /// (`listsGeolines`; see `refreshGeolineSummary()`).

@@ -68,13 +68,19 @@ extension ZoneEvaluator {
     var newDiscs: [SafeDisc] = []
     if configuration.skipsUnchangedFixes { newDiscs.reserveCapacity(snapshot.devices.count) }
     var newSlotByName: [String: Int32] = [:]
+    var newMonitored: [[Int32]] = []
     var queue = DwellQueue()
     for device in snapshot.devices {
       let slot = Int32(newDevices.count)
       guard newSlotByName.updateValue(slot, forKey: device.name) == nil else {
         throw SnapshotError(.malformed("device \"\(device.name)\" twice"))
       }
-      let state = try restoredDevice(device)
+      let (state, monitored) = try restoredDevice(device)
+      if !monitored.isEmpty {
+        // The table reaches this device's slot (empty sets before it) from its first set on.
+        newMonitored.append(contentsOf: repeatElement([], count: Int(slot) - newMonitored.count))
+        newMonitored.append(monitored)
+      }
       for record in state.records where record.dwell == .scheduled {
         queue.push(
           DwellEntry(deadline: record.dwellDeadline, device: slot, zone: record.zone,
@@ -102,6 +108,7 @@ extension ZoneEvaluator {
     addSequence = snapshot.addSequence
     devices = newDevices
     safeDiscs = newDiscs
+    monitoredSets = newMonitored
     var slotByName = IDSlotTable()
     slotByName.reserveCapacity(newDevices.count)
     for (slot, device) in newDevices.enumerated() { slotByName.insert(device.name, slot: Int32(slot)) }
@@ -226,11 +233,14 @@ extension ZoneEvaluator {
     return EvaluatorSnapshot.Device(
       name: device.name, lastFix: lastFix, lastSequence: device.lastSequence,
       safeDisc: safeDisc, records: records,
-      monitored: device.monitored.map { elementID(at: $0) }.sorted(),
+      monitored: monitoredSet(of: slot).map { elementID(at: $0) }.sorted(),
       tags: deviceTags[Int32(slot)] ?? [], roaming: snapshotRoamingPairs(slot: slot))
   }
 
-  private func restoredDevice(_ device: EvaluatorSnapshot.Device) throws -> DeviceState {
+  /// The device state of a snapshot's device, and its monitored set (element slots, sorted).
+  private func restoredDevice(
+    _ device: EvaluatorSnapshot.Device
+  ) throws -> (state: DeviceState, monitored: [Int32]) {
     var state = DeviceState(name: device.name)
     if let fix = device.lastFix {
       state.hasFix = true
@@ -264,12 +274,13 @@ extension ZoneEvaluator {
       }
       state.records.insert(restored, at: index)
     }
+    var monitored: [Int32] = []
     for id in device.monitored {
       guard let slot = elementSlot(id: id) else { throw SnapshotError(.unknownID(id)) }
-      state.monitored.append(slot)
+      monitored.append(slot)
     }
-    state.monitored.sort()
-    return state
+    monitored.sort()
+    return (state, monitored)
   }
 }
 

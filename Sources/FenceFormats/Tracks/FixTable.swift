@@ -1,7 +1,7 @@
 import FenceEngine
 
-/// Fixes held compactly in memory: device names interned, 12 bytes a fix for its time, device
-/// and reading order, 4 for each coordinate, and 4 more for each optional value (accuracy,
+/// Fixes held compactly in memory: device names interned, 8 bytes a fix for its time and
+/// device, 4 for each coordinate, and 4 more for each optional value (accuracy,
 /// speed, course) that some fix of the table has, in a column of its own. A random-access
 /// collection of ``LocationFix``.
 ///
@@ -12,18 +12,16 @@ import FenceEngine
 /// back bit for bit, which it does for the decimals tracks are written with (up to seven digits
 /// after the point for coordinates, six for the other values); a column holding any other value
 /// keeps `Double`s instead. A million devices' five fixes each took 48 bytes a fix with
-/// `Double`s, 32 now.
+/// `Double`s, 24 now (with speed and course).
 ///
 /// Built by ``readSorted(paths:options:)``, which reads every file and sorts all fixes by time.
 public struct FixTable: RandomAccessCollection, Sendable {
+  /// A row's place in appending order is its index until a sort; the sort makes its own
+  /// order of the indexes (``sortByTime()``), so no row carries it: 8 bytes, not 12.
   struct Row: Sendable {
     /// The time as ``TimeColumn`` codes it (0 once the column holds microseconds).
     var time: Int32
     var device: Int32
-    /// The row's index in appending order (in the 4 bytes the row would otherwise pad): it makes
-    /// the sort stable, and tells the sort where each row's values are. Set to the row's index
-    /// again after a sort.
-    var sequence: Int32
   }
 
   /// The time of every row: whole seconds from the first row's time, in the rows (4 bytes),
@@ -70,11 +68,11 @@ public struct FixTable: RandomAccessCollection, Sendable {
       microseconds.isEmpty ? base! + Int64(row.time) * 1_000_000 : microseconds[position]
     }
 
-    /// Reorders the times to follow sorted `rows` (see ``DecimalColumn/permute(_:)``).
-    mutating func permute(_ rows: [Row]) {
+    /// Reorders the times as the sort ordered the rows (see ``DecimalColumn/permute(_:)``).
+    mutating func permute(_ order: [UInt32]) {
       guard !microseconds.isEmpty else { return }
       let old = microseconds
-      microseconds = rows.map { old[Int($0.sequence)] }
+      microseconds = order.map { old[Int($0)] }
     }
 
     mutating func reserveCapacity(_ count: Int) {
@@ -189,15 +187,15 @@ public struct FixTable: RandomAccessCollection, Sendable {
       return value.isNaN ? nil : value
     }
 
-    /// Reorders the values to follow sorted `rows`: row `i`'s value is the one that was at its
-    /// ``Row/sequence``.
-    mutating func permute(_ rows: [Row]) {
+    /// Reorders the values as the sort ordered the rows: row `i`'s value is the one that was
+    /// at `order[i]`.
+    mutating func permute(_ order: [UInt32]) {
       if !codes.isEmpty {
         let old = codes
-        codes = rows.map { old[Int($0.sequence)] }
+        codes = order.map { old[Int($0)] }
       } else if !values.isEmpty {
         let old = values
-        values = rows.map { old[Int($0.sequence)] }
+        values = order.map { old[Int($0)] }
       }
     }
 
@@ -259,9 +257,7 @@ public struct FixTable: RandomAccessCollection, Sendable {
     accuracy.append(fix.accuracy, row: row, capacity: capacity)
     speed.append(fix.speed, row: row, capacity: capacity)
     course.append(fix.course, row: row, capacity: capacity)
-    rows.append(
-      Row(
-        time: time, device: device, sequence: Int32(truncatingIfNeeded: row)))
+    rows.append(Row(time: time, device: device))
   }
 
   /// Drops the tables that only appending uses (the name table, about 40 bytes a device, and
@@ -283,15 +279,14 @@ public struct FixTable: RandomAccessCollection, Sendable {
     }
   }
 
-  /// Sorts the fixes by time, keeping the order of appending among equal times (a stable
-  /// sort: ties are broken by ``Row/sequence``, set by ``append(_:)``).
+  /// Sorts the fixes by time, keeping the order of rows among equal times (a stable sort: ties
+  /// are broken by the rows' indexes before the sort).
   ///
-  /// - Complexity: O(*n*) when the fixes are already in time order (rows appended in order
-  ///   have increasing sequences, so equal times are already stable), else O(*n* log *n*).
+  /// - Complexity: O(*n*) when the fixes are already in time order, else O(*n* log *n*), with
+  ///   8 bytes a row for the sort's keys while it runs (the rows themselves keep no index).
   public mutating func sortByTime() {
     // Files written in time order (most recorders and exports) need no sort: one pass tells.
-    // Codes are in time order (whole seconds from one base); microseconds are read through
-    // each row's sequence, its index in the column until the sort.
+    // Codes are in time order (whole seconds from one base); microseconds are in row order.
     var isSorted = true
     let coded = times.isCoded
     let microseconds = times.microseconds
@@ -303,24 +298,31 @@ public struct FixTable: RandomAccessCollection, Sendable {
       }
     }
     if isSorted { return }
+    precondition(rows.count <= Int(UInt32.max), "a fix table sorts at most 2³² - 1 fixes")
+    let order: [UInt32]
     if coded {
-      rows.sort { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
-    } else {
-      rows.sort {
-        (microseconds[Int($0.sequence)], $0.sequence) < (microseconds[Int($1.sequence)], $1.sequence)
+      // One key per row, the time's code (its sign bit flipped, so that unsigned order is the
+      // codes' order) above the row's index: all keys differ, and sorting them is the stable
+      // sort of the rows by time.
+      var keys = rows.indices.map { k in
+        UInt64(UInt32(bitPattern: rows[k].time) ^ 0x8000_0000) << 32 | UInt64(k)
       }
+      keys.sort()
+      order = keys.map { UInt32(truncatingIfNeeded: $0) }
+    } else {
+      var indexes = (0..<UInt32(rows.count)).map { $0 }
+      indexes.sort { (microseconds[Int($0)], $0) < (microseconds[Int($1)], $1) }
+      order = indexes
     }
-    // The values follow their rows; then each row's sequence is its new index, which
-    // keeps the order for a later sort.
-    times.permute(rows)
-    latitude.permute(rows)
-    longitude.permute(rows)
-    accuracy.permute(rows)
-    speed.permute(rows)
-    course.permute(rows)
-    rows.withUnsafeMutableBufferPointer { rows in
-      for i in rows.indices { rows[i].sequence = Int32(truncatingIfNeeded: i) }
-    }
+    // The rows and the values follow the order.
+    let old = rows
+    rows = order.map { old[Int($0)] }
+    times.permute(order)
+    latitude.permute(order)
+    longitude.permute(order)
+    accuracy.permute(order)
+    speed.permute(order)
+    course.permute(order)
   }
 
   public var startIndex: Int { 0 }
