@@ -57,12 +57,41 @@ struct FenceBenchProcess {
     String(fixturePath("").dropLast("/Fixtures/".count))
   }
 
-  /// A fresh path in the temporary folder.
+  /// A fresh path in this test run's folder of the temporary folder.
   static func temporaryPath(_ name: String) -> String {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("fencebench-tests-\(ProcessInfo.processInfo.processIdentifier)")
-    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
+    URL(fileURLWithPath: runFolder).appendingPathComponent("\(UUID().uuidString)-\(name)").path
+  }
+
+  /// The prefix of a test run's folder; the process id follows it.
+  static let folderPrefix = "fencebench-tests-"
+
+  /// This run's folder, made on first use, after the folders of earlier runs whose process has
+  /// ended are removed: the tests share the folder while they run, so none of them can remove
+  /// it, and each run would otherwise leave one behind.
+  static let runFolder: String = {
+    let parent = FileManager.default.temporaryDirectory
+    removeFoldersOfEndedRuns(in: parent.path)
+    let folder = parent.appendingPathComponent(
+      "\(folderPrefix)\(ProcessInfo.processInfo.processIdentifier)")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder.path
+  }()
+
+  /// Removes the folders in `parent` named ``folderPrefix`` and the id of a process that no
+  /// longer runs; returns their names. Other names, and folders of running processes, stay.
+  @discardableResult
+  static func removeFoldersOfEndedRuns(in parent: String) -> [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []
+    var removed: [String] = []
+    for name in names.sorted() where name.hasPrefix(folderPrefix) {
+      guard let pid = pid_t(name.dropFirst(folderPrefix.count)), pid > 0 else { continue }
+      // Signal 0 asks only whether the process exists (EPERM: it does, under another user).
+      if kill(pid, 0) == 0 || errno == EPERM { continue }
+      if (try? FileManager.default.removeItem(atPath: parent + "/" + name)) != nil {
+        removed.append(name)
+      }
+    }
+    return removed
   }
 }
 
