@@ -24,7 +24,8 @@ import Testing
     let lookup = cache.lookup(a)
     let found = try #require(lookup)
     #expect(found.start == filed.start)
-    #expect(cache.pool[Int(found.start)..<Int(found.start) + 3] == [7, 9, 3])
+    #expect(cache.pool[Int(found.start)..<Int(found.start) + 3].map(\.slot) == [7, 9, 3])
+    #expect(cache.pool[Int(found.start)..<Int(found.start) + 3].map(\.link) == [-1, -1, -1])
     let missing = cache.lookup(b)
     #expect(missing == nil)
     let before = cache.emptyings

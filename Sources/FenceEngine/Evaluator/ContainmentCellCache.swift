@@ -23,7 +23,7 @@ import FenceGeometry
 ///
 /// A polygon on a cell's *test* list may also have a `CellContainmentTest` for each quarter of
 /// that cell: its exact containment over only the edges meeting the quarter, linked from the
-/// pool slot (``testLinks``). Those tests are made as cells are filed, forgotten with the
+/// pool slot (``PoolEntry/link``). Those tests are made as cells are filed, forgotten with the
 /// cache, and hold at most ``edgesPerCell`` edges (33 bytes each) and ``testsPerCell`` tests
 /// (64 bytes each) per cell of capacity, allocated as they are first needed.
 struct ContainmentCellCache {
@@ -61,14 +61,23 @@ struct ContainmentCellCache {
   let capacity: Int
   /// The table (twice the cells it may hold now; empty until the first cell is filed).
   private var entries: [Entry] = []
-  private(set) var pool: [Int32] = []
+  /// The filed cells' lists: each entry a fence slot and, on a *test* list, its link to its
+  /// cell containment tests. One array of pairs, not two arrays: a fix testing a fence reads
+  /// both, and they were two cache misses (the harbor week's hits read 2-4 test fences).
+  private(set) var pool: [PoolEntry] = []
   private var poolUsed = 0
-  /// Per pool slot of a *test* list: the index in ``containmentTests`` of the first of the
-  /// polygon's four tests for the cell's quarters (see ``quarter(latitude:longitude:)``); -1
-  /// when it has none and gets none (a circle, or no test could be made); below -1 while the
-  /// polygon waits for its tests, counting up to -1 by one per full test (see
-  /// ``countFullTest(slot:)``).
-  private(set) var testLinks: [Int32] = []
+
+  /// One place of ``pool``.
+  struct PoolEntry {
+    /// The fence's element slot.
+    var slot: Int32
+    /// On a *test* list: the index in ``containmentTests`` of the first of the polygon's four
+    /// tests for the cell's quarters (see ``quarter(latitude:longitude:)``); -1 when it has
+    /// none and gets none (a circle, or no test could be made); below -1 while the polygon
+    /// waits for its tests, counting up to -1 by one per full test (see
+    /// ``countFullTest(slot:)``). -1 on an *inside* list.
+    var link: Int32
+  }
   /// The cell containment tests made since the last emptying, and their edges and the edges'
   /// colours (see `CellContainmentTest`).
   private(set) var containmentTests: [CellContainmentTest] = []
@@ -118,8 +127,9 @@ struct ContainmentCellCache {
     entries = Array(repeating: Entry(), count: 2 * cells)
     mask = 2 * cells - 1
     shift = UInt64(64 - (2 * cells).trailingZeroBitCount)
-    pool.append(contentsOf: repeatElement(0, count: cells * Self.slotsPerCell - pool.count))
-    testLinks.append(contentsOf: repeatElement(-1, count: pool.count - testLinks.count))
+    pool.append(
+      contentsOf: repeatElement(
+        PoolEntry(slot: 0, link: -1), count: cells * Self.slotsPerCell - pool.count))
     for entry in old where entry.epoch == epoch { insert(entry) }
   }
 
@@ -203,11 +213,10 @@ struct ContainmentCellCache {
     }
     let start = poolUsed
     pool.withUnsafeMutableBufferPointer { pool in
-      for (k, slot) in inside.enumerated() { pool[start + k] = slot }
-      for (k, slot) in test.enumerated() { pool[start + inside.count + k] = slot }
-    }
-    testLinks.withUnsafeMutableBufferPointer { links in
-      for k in 0..<test.count { links[start + inside.count + k] = -1 }
+      for (k, slot) in inside.enumerated() { pool[start + k] = PoolEntry(slot: slot, link: -1) }
+      for (k, slot) in test.enumerated() {
+        pool[start + inside.count + k] = PoolEntry(slot: slot, link: -1)
+      }
     }
     poolUsed += needed
     let entry = Entry(
@@ -320,16 +329,16 @@ struct ContainmentCellCache {
   /// Marks the pool slot `k` (of a *test* list) as a polygon that gets cell tests after
   /// ``fullTestsBeforeCellTests`` full tests.
   mutating func awaitCellTests(slot k: Int) {
-    testLinks[k] = -1 - Self.fullTestsBeforeCellTests
+    pool[k].link = -1 - Self.fullTestsBeforeCellTests
   }
 
   /// Counts a full test of the polygon in pool slot `k`; `true` when its cell tests are due
   /// now (the caller then makes them, or the slot stays at -1).
   @inline(__always)
   mutating func countFullTest(slot k: Int) -> Bool {
-    guard testLinks[k] < -1 else { return false }
-    testLinks[k] += 1
-    return testLinks[k] == -1
+    guard pool[k].link < -1 else { return false }
+    pool[k].link += 1
+    return pool[k].link == -1
   }
 
   /// Makes the containment tests of `shape` for the pool slot `k` (of a *test* list of the
@@ -372,7 +381,7 @@ struct ContainmentCellCache {
         containmentTests.append(.undecided)
       }
     }
-    if made > 0 { testLinks[k] = Int32(base) } else { containmentTests.removeLast(4) }
+    if made > 0 { pool[k].link = Int32(base) } else { containmentTests.removeLast(4) }
   }
 
   /// Which quarter of its cell holds a coordinate (bit 0: east half, bit 1: north half), as
@@ -390,7 +399,7 @@ struct ContainmentCellCache {
   /// test leaves the point to the full one (see `CellContainmentTest`).
   @inline(__always)
   func containment(slot k: Int, latitude: Double, longitude: Double) -> Bool? {
-    let link = testLinks[k]
+    let link = pool[k].link
     guard link >= 0 else { return nil }
     let test = containmentTests[Int(link) + Self.quarter(latitude: latitude, longitude: longitude)]
     return cellEdges.withUnsafeBufferPointer { edges in

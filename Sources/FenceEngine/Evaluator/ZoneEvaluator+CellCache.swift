@@ -85,10 +85,10 @@ extension ZoneEvaluator {
     if let parent {
       let start = Int(parent.start)
       let testStart = start + Int(parent.insideCount)
-      for k in start..<testStart { lists.inside.append(cellCache.pool[k]) }
+      for k in start..<testStart { lists.inside.append(cellCache.pool[k].slot) }
       var frame: Cell?
       for k in testStart..<(testStart + Int(parent.testCount)) {
-        let slot = cellCache.pool[k]
+        let slot = cellCache.pool[k].slot
         let relation = Self.relation(
           ofFence: slot, to: cell, frame: &frame, cores: elementCores, polygons: polygonFences)
         switch relation {
@@ -111,7 +111,7 @@ extension ZoneEvaluator {
   private mutating func awaitContainmentTests(_ entry: ContainmentCellCache.Entry) {
     let testStart = Int(entry.start) + Int(entry.insideCount)
     for k in testStart..<(testStart + Int(entry.testCount)) {
-      guard elementCores[Int(cellCache.pool[k])].polygonTest != nil else { continue }
+      guard elementCores[Int(cellCache.pool[k].slot)].polygonTest != nil else { continue }
       cellCache.awaitCellTests(slot: k)
     }
   }

@@ -556,11 +556,11 @@ extension ZoneEvaluator {
       let start = Int(cell.start)
       let testStart = start + Int(cell.insideCount)
       for k in start..<testStart {
-        let slot = cellCache.pool[k]
+        let slot = cellCache.pool[k].slot
         if allows(slot, filter) { mark(slot, position) }
       }
       for k in testStart..<(testStart + Int(cell.testCount)) {
-        let slot = cellCache.pool[k]
+        let slot = cellCache.pool[k].slot
         guard allows(slot, filter) else { continue }
         if cellFenceContains(slot, poolSlot: k, coordinate, position: &position) {
           mark(slot, position)
