@@ -94,6 +94,60 @@ import Testing
     #expect(table[9].course?.sign == .minus)
   }
 
+  /// Speeds of two decimals up to 327.67 and courses and accuracies of one up to 3,276.7 take
+  /// 2 bytes; the first value with more digits widens its column to 4-byte codes, or to
+  /// `Double`s when an earlier value is past the 4-byte codes' ±2,147.48, and every value,
+  /// -0.0 and absent ones included, reads back bit for bit through the sort.
+  @Test func shortDecimalsTakeTwoBytesAndWidenExactly() throws {
+    func fix(_ time: Double, accuracy: Double? = nil, speed: Double?, course: Double?) -> LocationFix {
+      LocationFix(
+        device: "a", time: Timestamp(secondsSinceEpoch: time), latitude: 1, longitude: time,
+        accuracy: accuracy, speed: speed, course: course)
+    }
+    let given: [(speed: Double?, course: Double?)] = [
+      (5.0, 235.6), (12.34, nil), (nil, 0), (-0.0, -0.0), (327.67, 3_000.5), (-327.65, 0.1),
+    ]
+    var table = FixTable()
+    for (k, value) in given.enumerated() {
+      table.append(fix(Double(10 - k), speed: value.speed, course: value.course))
+    }
+    #expect(table.narrowColumns == ["speed", "course"])
+    #expect(table.storedColumns == (false, true, true))
+    func expectGiven(_ table: FixTable, _ given: [(speed: Double?, course: Double?)]) {
+      // Appended at times 10, 9, 8, ...: sorted, the last given comes first.
+      for (fix, want) in zip(table, given.reversed()) {
+        #expect(fix.speed?.bitPattern == want.speed?.bitPattern)
+        #expect(fix.course?.bitPattern == want.course?.bitPattern)
+      }
+    }
+    var sorted = table
+    sorted.sortByTime()
+    expectGiven(sorted, given)
+    // 327.68 and 1.234 have no 2-byte code: the speed column widens to 4-byte codes.
+    var widened = table
+    widened.append(fix(4, speed: 327.68, course: 1))
+    widened.append(fix(3, speed: 1.234, course: 2))
+    #expect(widened.narrowColumns == ["course"])
+    #expect(widened.columnsHoldingDoubles == [])
+    widened.sortByTime()
+    expectGiven(widened, given + [(327.68, 1), (1.234, 2)])
+    // 1.25 has no 2-byte course code, and 3,000.5 no 4-byte one: the course column moves to
+    // `Double`s.
+    var doubled = table
+    doubled.append(fix(4, speed: 1, course: 1.25))
+    #expect(doubled.narrowColumns == ["speed"])
+    #expect(doubled.columnsHoldingDoubles == ["course"])
+    doubled.sortByTime()
+    expectGiven(doubled, given + [(1, 1.25)])
+    // An accuracy of one decimal is narrow too; a column no fix has a value for stores nothing.
+    var accurate = FixTable()
+    accurate.append(fix(1, accuracy: 3_276.7, speed: nil, course: nil))
+    accurate.append(fix(2, accuracy: nil, speed: nil, course: nil))
+    #expect(accurate.narrowColumns == ["accuracy"])
+    #expect(accurate.storedColumns == (true, false, false))
+    #expect(accurate.map(\.accuracy) == [3_276.7, nil])
+  }
+
   /// A value with no exact code (more digits, out of range, NaN given through the API) moves its
   /// column to `Double`s, the rows before it included; the other columns stay codes.
   @Test func aValueWithoutAnExactCodeKeepsItsColumnInDoubles() throws {

@@ -1,7 +1,7 @@
 import FenceEngine
 
 /// Fixes held compactly in memory: device names interned, 8 bytes a fix for its time and
-/// device, 4 for each coordinate, and 4 more for each optional value (accuracy,
+/// device, 4 for each coordinate, and 2 or 4 more for each optional value (accuracy,
 /// speed, course) that some fix of the table has, in a column of its own. A random-access
 /// collection of ``LocationFix``.
 ///
@@ -10,9 +10,10 @@ import FenceEngine
 ///
 /// Values are kept as integers of their decimal digits (``DecimalColumn``) when that gives them
 /// back bit for bit, which it does for the decimals tracks are written with (up to seven digits
-/// after the point for coordinates, six for the other values); a column holding any other value
-/// keeps `Double`s instead. A million devices' five fixes each took 48 bytes a fix with
-/// `Double`s, 24 now (with speed and course).
+/// after the point for coordinates, six for the other values), in 2 bytes while a speed's, a
+/// course's or an accuracy's values are short decimals (two digits after the point for speed,
+/// one for the others); a column holding any other value keeps `Double`s instead. A million
+/// devices' five fixes each took 48 bytes a fix with `Double`s, 20 now (with speed and course).
 ///
 /// Built by ``readSorted(paths:options:)``, which reads every file and sorts all fixes by time.
 public struct FixTable: RandomAccessCollection, Sendable {
@@ -83,33 +84,52 @@ public struct FixTable: RandomAccessCollection, Sendable {
   /// One value of every row: as integers of its decimal digits (`value × scale`, 4 bytes) while
   /// every value appended converts back to itself bit for bit, else as `Double`s (8 bytes).
   /// An optional column stores nothing until some row has a value.
+  ///
+  /// A column with a ``narrowScale`` (speed, course, accuracy) starts narrower still: 2-byte
+  /// codes of `value × narrowScale`, while every value has one (speeds of two decimals up to
+  /// 327.67, courses of one decimal). The first value without one widens the column: each
+  /// 2-byte code times `scale / narrowScale` is the 4-byte code of the same decimal, and both
+  /// divisions are correctly rounded quotients of that decimal, so every value reads back as
+  /// before, bit for bit (or, past the 4-byte codes' range, the column holds `Double`s).
   struct DecimalColumn: Sendable {
     /// The code of a row without a value.
     static let absent = Int32.min
     /// The code of -0.0 (a longitude written "-0.000000" parses to it), which `value × scale`
     /// would turn into +0.0.
     static let negativeZero = Int32.min + 1
+    /// The same two codes among the 2-byte ones.
+    static let narrowAbsent = Int16.min
+    static let narrowNegativeZero = Int16.min + 1
     /// Powers of ten the codes count in: 10⁷ for degrees of latitude and longitude (±214.7°),
     /// 10⁶ for accuracy, speed and course (±2,147).
     let scale: Double
+    /// The power of ten of the 2-byte codes (0: the column has none).
+    let narrowScale: Double
     /// Whether a value is always appended (coordinates): the column is never empty then.
     private let isRequired: Bool
+    /// One 2-byte code per row while every value has one (``narrowAbsent`` where a row has no
+    /// value); empty once the column widened.
+    private(set) var narrowCodes: [Int16] = []
     /// One code per row while every value has one (``absent`` where a row has no value).
     private(set) var codes: [Int32] = []
     /// One value per row (NaN where absent: readers never produce NaN, "nan" is not a number to
     /// them) once some value had no exact code; `codes` is empty then.
     private(set) var values: [Double] = []
 
-    init(scale: Double, isRequired: Bool) {
+    init(scale: Double, narrowScale: Double = 0, isRequired: Bool) {
+      precondition(narrowScale == 0 || (narrowScale >= 1 && narrowScale <= scale))
       self.scale = scale
+      self.narrowScale = narrowScale
       self.isRequired = isRequired
     }
 
     /// Whether the column holds any rows (an optional column that no row had a value for holds
     /// none).
-    var isStored: Bool { !codes.isEmpty || !values.isEmpty }
+    var isStored: Bool { !narrowCodes.isEmpty || !codes.isEmpty || !values.isEmpty }
     /// Whether the column fell back to `Double`s.
     var holdsDoubles: Bool { !values.isEmpty }
+    /// Whether the column holds 2-byte codes.
+    var isNarrow: Bool { !narrowCodes.isEmpty }
 
     /// `value`'s code, if the code converts back to `value` bit for bit (the division is
     /// correctly rounded, so every decimal of at most log₁₀(scale) digits after the point and
@@ -126,6 +146,20 @@ public struct FixTable: RandomAccessCollection, Sendable {
       return code
     }
 
+    /// `value`'s 2-byte code (``narrowAbsent`` for none), if the column has them and the code
+    /// converts back to `value` bit for bit, as ``code(of:)``.
+    @inline(__always)
+    func narrowCode(of value: Double?) -> Int16? {
+      guard narrowScale > 0 else { return nil }
+      guard let value else { return Self.narrowAbsent }
+      let scaled = (value * narrowScale).rounded()
+      guard scaled > -32_765.5, scaled < 32_767.5 else { return nil }
+      if value == 0, value.sign == .minus { return Self.narrowNegativeZero }
+      let code = Int16(scaled)
+      guard (Double(code) / narrowScale).bitPattern == value.bitPattern else { return nil }
+      return code
+    }
+
     /// Appends `value` as row `row`'s (the rows before it have been appended); `capacity` is
     /// the rows' reserved count, reserved for the column too when it starts.
     @inline(__always)
@@ -133,6 +167,24 @@ public struct FixTable: RandomAccessCollection, Sendable {
       if !values.isEmpty {
         values.append(value ?? .nan)
         return
+      }
+      if codes.isEmpty {
+        if !narrowCodes.isEmpty {
+          if let code = narrowCode(of: value) {
+            narrowCodes.append(code)
+            return
+          }
+          widen(capacity: capacity)
+          if !values.isEmpty {
+            values.append(value ?? .nan)
+            return
+          }
+        } else if value != nil || isRequired, let code = narrowCode(of: value) {
+          narrowCodes.reserveCapacity(capacity)
+          narrowCodes.append(contentsOf: repeatElement(Self.narrowAbsent, count: row))
+          narrowCodes.append(code)
+          return
+        }
       }
       let code: Int32
       if let value {
@@ -155,6 +207,28 @@ public struct FixTable: RandomAccessCollection, Sendable {
       codes.append(code)
     }
 
+    /// Moves the 2-byte codes to 4-byte ones of the same values, or to `Double`s when one of
+    /// them is beyond the 4-byte codes' range.
+    private mutating func widen(capacity: Int) {
+      let factor = Int64((scale / narrowScale).rounded())
+      let fits = narrowCodes.allSatisfy { code in
+        code <= Self.narrowNegativeZero || abs(Int64(code) * factor) <= 2_147_483_645
+      }
+      if fits {
+        codes.reserveCapacity(Swift.max(capacity, narrowCodes.count + 1))
+        for code in narrowCodes {
+          codes.append(
+            code == Self.narrowAbsent
+              ? Self.absent
+              : code == Self.narrowNegativeZero ? Self.negativeZero : Int32(Int64(code) * factor))
+        }
+      } else {
+        values.reserveCapacity(Swift.max(capacity, narrowCodes.count + 1))
+        for code in narrowCodes { values.append(decodeNarrow(code) ?? .nan) }
+      }
+      narrowCodes = []
+    }
+
     /// Moves the `row` rows appended so far to `values`.
     private mutating func switchToDoubles(row: Int, capacity: Int) {
       values.reserveCapacity(Swift.max(capacity, row + 1))
@@ -172,16 +246,23 @@ public struct FixTable: RandomAccessCollection, Sendable {
       return Double(code) / scale
     }
 
+    @inline(__always)
+    private func decodeNarrow(_ code: Int16) -> Double? {
+      if code <= Self.narrowNegativeZero { return code == Self.narrowAbsent ? nil : -0.0 }
+      return Double(code) / narrowScale
+    }
+
     /// Row `row`'s value in a column that every row has a value in (coordinates): NaN stays NaN.
     @inline(__always)
     func requiredValue(at row: Int) -> Double {
-      codes.isEmpty ? values[row] : decode(codes[row]) ?? .nan
+      value(at: row) ?? .nan
     }
 
     /// Row `row`'s value.
     @inline(__always)
     func value(at row: Int) -> Double? {
       if !codes.isEmpty { return decode(codes[row]) }
+      if !narrowCodes.isEmpty { return decodeNarrow(narrowCodes[row]) }
       guard !values.isEmpty else { return nil }
       let value = values[row]
       return value.isNaN ? nil : value
@@ -190,7 +271,10 @@ public struct FixTable: RandomAccessCollection, Sendable {
     /// Reorders the values as the sort ordered the rows: row `i`'s value is the one that was
     /// at `order[i]`.
     mutating func permute(_ order: [UInt32]) {
-      if !codes.isEmpty {
+      if !narrowCodes.isEmpty {
+        let old = narrowCodes
+        narrowCodes = order.map { old[Int($0)] }
+      } else if !codes.isEmpty {
         let old = codes
         codes = order.map { old[Int($0)] }
       } else if !values.isEmpty {
@@ -200,6 +284,7 @@ public struct FixTable: RandomAccessCollection, Sendable {
     }
 
     mutating func reserveCapacity(_ count: Int) {
+      if !narrowCodes.isEmpty { narrowCodes.reserveCapacity(count) }
       if !codes.isEmpty { codes.reserveCapacity(count) }
       if !values.isEmpty { values.reserveCapacity(count) }
     }
@@ -209,9 +294,9 @@ public struct FixTable: RandomAccessCollection, Sendable {
   private var times = TimeColumn()
   private var latitude = DecimalColumn(scale: 1e7, isRequired: true)
   private var longitude = DecimalColumn(scale: 1e7, isRequired: true)
-  private var accuracy = DecimalColumn(scale: 1e6, isRequired: false)
-  private var speed = DecimalColumn(scale: 1e6, isRequired: false)
-  private var course = DecimalColumn(scale: 1e6, isRequired: false)
+  private var accuracy = DecimalColumn(scale: 1e6, narrowScale: 10, isRequired: false)
+  private var speed = DecimalColumn(scale: 1e6, narrowScale: 100, isRequired: false)
+  private var course = DecimalColumn(scale: 1e6, narrowScale: 10, isRequired: false)
   /// Distinct device names; rows refer to them by index.
   public private(set) var devices: [String] = []
   private var deviceIndex: [String: Int32] = [:]
@@ -375,6 +460,12 @@ public struct FixTable: RandomAccessCollection, Sendable {
 
   /// Whether the times are kept as whole seconds in the rows (for tests of the storage).
   var timesAreCoded: Bool { times.isCoded }
+
+  /// Which optional columns hold 2-byte codes (for tests of the storage).
+  var narrowColumns: [String] {
+    [("accuracy", accuracy), ("speed", speed), ("course", course)].filter { $0.1.isNarrow }
+      .map(\.0)
+  }
 
   /// Which value columns fell back to `Double`s (for tests of the storage).
   var columnsHoldingDoubles: [String] {
