@@ -130,6 +130,9 @@ import Testing
     }
     #expect(actual == expected)
     #expect(actual.count == 2)
+    let other = byHandle.handle(forDevice: "a much longer device name than fifteen bytes")
+    #expect(byHandle.deviceName(handle) == "a")
+    #expect(byHandle.deviceName(other) == "a much longer device name than fifteen bytes")
   }
 
   @Test func thePolygonBoundaryAndHolesFollowTheCoversRule() throws {

@@ -148,6 +148,29 @@ import Testing
     #expect(accurate.map(\.accuracy) == [3_276.7, nil])
   }
 
+  /// Taking the device names hands them over in index order and leaves the table without
+  /// them: each fix's device index stays, and `fix(at:device:)` builds the fix with a name
+  /// kept elsewhere, every other value as before.
+  @Test func takenDeviceNamesLeaveTheFixesAndTheirDeviceIndexes() {
+    var table = FixTable()
+    for (k, device) in ["b", "a", "b", "c"].enumerated() {
+      table.append(
+        LocationFix(
+          device: device, time: Timestamp(secondsSinceEpoch: Double(10 - k)), latitude: 1,
+          longitude: Double(k), speed: Double(k)))
+    }
+    table.sortByTime()
+    let before = Array(table)
+    let indexes = table.indices.map { table.deviceIndex(at: $0) }
+    let names = table.takeDeviceNames()
+    #expect(names == ["b", "a", "c"])
+    #expect(table.devices.isEmpty && table.deviceNamesTaken)
+    #expect(table.indices.map { table.deviceIndex(at: $0) } == indexes)
+    let rebuilt = table.indices.map { table.fix(at: $0, device: names[table.deviceIndex(at: $0)]) }
+    #expect(rebuilt == before)
+    #expect(rebuilt.map(\.device) == ["c", "b", "a", "b"])
+  }
+
   /// A value with no exact code (more digits, out of range, NaN given through the API) moves its
   /// column to `Double`s, the rows before it included; the other columns stay codes.
   @Test func aValueWithoutAnExactCodeKeepsItsColumnInDoubles() throws {

@@ -220,6 +220,16 @@ public struct ZoneEvaluator {
     return DeviceHandle(slot: slot)
   }
 
+  /// The name of the device behind `device`.
+  ///
+  /// - Precondition: `device` was issued by this evaluator (``handle(forDevice:)``).
+  public func deviceName(_ device: DeviceHandle) -> String {
+    precondition(
+      device.slot >= 0 && Int(device.slot) < devices.count,
+      "Device handle \(device.slot) was not issued by this evaluator (\(devices.count) devices)")
+    return devices[Int(device.slot)].name
+  }
+
   /// Makes room for `count` devices in all, so that registering them does not grow the
   /// device tables step by step (a caller that knows its fleet, such as a replay of a file).
   public mutating func reserveCapacity(devices count: Int) {

@@ -297,8 +297,11 @@ public struct FixTable: RandomAccessCollection, Sendable {
   private var accuracy = DecimalColumn(scale: 1e6, narrowScale: 10, isRequired: false)
   private var speed = DecimalColumn(scale: 1e6, narrowScale: 100, isRequired: false)
   private var course = DecimalColumn(scale: 1e6, narrowScale: 10, isRequired: false)
-  /// Distinct device names; rows refer to them by index.
+  /// Distinct device names; rows refer to them by index. Empty once taken
+  /// (``takeDeviceNames()``).
   public private(set) var devices: [String] = []
+  /// Whether ``takeDeviceNames()`` took the names.
+  public private(set) var deviceNamesTaken = false
   private var deviceIndex: [String: Int32] = [:]
   /// The device of the last fix appended.
   private var lastDevice: Int32?
@@ -313,6 +316,7 @@ public struct FixTable: RandomAccessCollection, Sendable {
 
   /// Appends a fix at the end.
   public mutating func append(_ fix: LocationFix) {
+    precondition(!deviceNamesTaken, "FixTable: no fix can be appended once the names were taken")
     let device: Int32
     if let last = lastDevice, devices[Int(last)] == fix.device {
       // Rows of one device often come together (a GPX track, a file per vessel).
@@ -343,6 +347,18 @@ public struct FixTable: RandomAccessCollection, Sendable {
     speed.append(fix.speed, row: row, capacity: capacity)
     course.append(fix.course, row: row, capacity: capacity)
     rows.append(Row(time: time, device: device))
+  }
+
+  /// Hands the device names over (``devices`` becomes empty), so that a caller holding them
+  /// elsewhere (an engine that registered every device) does not keep a second copy: a million
+  /// names take 16 MB or more. ``deviceIndex(at:)`` still tells each fix's device; read fixes
+  /// with ``fix(at:device:)`` from then on. No fix can be appended afterwards.
+  public mutating func takeDeviceNames() -> [String] {
+    finishAppending()
+    deviceNamesTaken = true
+    var names: [String] = []
+    swap(&names, &devices)
+    return names
   }
 
   /// Drops the tables that only appending uses (the name table, about 40 bytes a device, and
@@ -413,10 +429,22 @@ public struct FixTable: RandomAccessCollection, Sendable {
   public var startIndex: Int { 0 }
   public var endIndex: Int { rows.count }
 
+  /// The fix at `position`.
+  ///
+  /// - Precondition: the device names were not taken (``takeDeviceNames()``); then use
+  ///   ``fix(at:device:)``.
   public subscript(position: Int) -> LocationFix {
+    precondition(
+      !deviceNamesTaken, "FixTable: the device names were taken; read fixes with fix(at:device:)")
+    return fix(at: position, device: devices[deviceIndex(at: position)])
+  }
+
+  /// The fix at `position` with `device` as its device name: for a caller that took the names
+  /// (``takeDeviceNames()``) and keeps them elsewhere, such as in the engine.
+  public func fix(at position: Int, device: String) -> LocationFix {
     let row = rows[position]
     return LocationFix(
-      device: devices[Int(row.device)],
+      device: device,
       time: Timestamp(microsecondsSinceEpoch: times.time(at: position, row: row)),
       latitude: latitude.requiredValue(at: position),
       longitude: longitude.requiredValue(at: position),

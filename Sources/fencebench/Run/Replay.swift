@@ -140,33 +140,38 @@ struct Replay {
       issues = merger.issues
     } else {
       let readStart = MonotonicClock.nanoseconds()
-      let table = try readSorted(paths: command.tracks, options: options)
+      var table = try readSorted(paths: command.tracks, options: options)
       summary.readSeconds = MonotonicClock.seconds(since: readStart)
       summary.fixesRead = table.count
       summary.rowsSkipped = table.skippedRowCount
       issues = table.issues
       lastTime = table.last?.time
       evaluator.reserveCapacity(devices: table.devices.count)
+      // Every device registered now, in the order of its first fix (the order the engine
+      // registers them in when fixes come by name; registering changes no event), and, unless
+      // the GEOS comparison reads the table's fixes again, the table's names handed over: the
+      // engine keeps the only copy, and the batches take their fixes' names from it.
+      let tableHandles = Self.registerDevices(of: table, in: &evaluator)
+      if comparison == nil { _ = table.takeDeviceNames() }
       var start = 0
       while start < table.count {
         var end = min(start + Self.batchSize, table.count)
         if let due = changes?.nextTime {
           // A batch holds the fixes of one zone set: apply due changes, or end it before them.
-          if table[start].time >= due {
-            try changes?.apply(dueBy: table[start].time, to: &evaluator)
+          if table.time(at: start) >= due {
+            try changes?.apply(dueBy: table.time(at: start), to: &evaluator)
             continue
           }
           var cut = start + 1
-          while cut < end, table[cut].time < due { cut += 1 }
+          while cut < end, table.time(at: cut) < due { cut += 1 }
           end = cut
         }
         batch.removeAll(keepingCapacity: true)
         batchDevices.removeAll(keepingCapacity: true)
         for index in start..<end {
-          batch.append(table[index])
-          let device = table.deviceIndex(at: index)
-          batchDevices.append(
-            handles.handle(forDevice: device, named: table.devices[device], in: &evaluator))
+          let handle = tableHandles[table.deviceIndex(at: index)]
+          batch.append(table.fix(at: index, device: evaluator.deviceName(handle)))
+          batchDevices.append(handle)
         }
         try evaluate(
           batch[...], devices: batchDevices, with: &evaluator, events: &events, writer: writer)
@@ -244,6 +249,29 @@ struct Replay {
     LeftUntilExit.keep(evaluator)
     LeftUntilExit.keep(zones)
     return summary
+  }
+
+  /// Registers every device of `table` in `evaluator` in the order of its first fix, and gives
+  /// each device index of the table its handle.
+  static func registerDevices(
+    of table: FixTable, in evaluator: inout ZoneEvaluator
+  ) -> [ZoneEvaluator.DeviceHandle] {
+    let count = table.devices.count
+    var isRegistered = [Bool](repeating: false, count: count)
+    var registered = 0
+    return [ZoneEvaluator.DeviceHandle](unsafeUninitializedCapacity: count) { handles, filled in
+      for position in table.indices where registered < count {
+        let device = table.deviceIndex(at: position)
+        guard !isRegistered[device] else { continue }
+        isRegistered[device] = true
+        registered += 1
+        (handles.baseAddress! + device).initialize(
+          to: evaluator.handle(forDevice: table.devices[device]))
+      }
+      // Every device has a fix (the table interns a name only with its fix).
+      precondition(registered == count, "a device of the table has no fix")
+      filled = count
+    }
   }
 
   /// Evaluates one batch, timing it, then writes its events and keeps what the map needs.
