@@ -260,7 +260,8 @@ struct Replay {
     var isRegistered = [Bool](repeating: false, count: count)
     var registered = 0
     return [ZoneEvaluator.DeviceHandle](unsafeUninitializedCapacity: count) { handles, filled in
-      for position in table.indices where registered < count {
+      for position in table.indices {
+        if registered == count { break }
         let device = table.deviceIndex(at: position)
         guard !isRegistered[device] else { continue }
         isRegistered[device] = true
