@@ -31,7 +31,7 @@ import Testing
   }
 
   /// This run's folder is named after this process and exists.
-  @Test func theRunFolderIsThisProcesssAndExists() {
+  @Test func theRunFolderIsThisProcessesAndExists() {
     let folder = FenceBenchProcess.runFolder
     #expect(folder.hasSuffix("/\(FenceBenchProcess.folderPrefix)\(ProcessInfo.processInfo.processIdentifier)"))
     var isDirectory: ObjCBool = false

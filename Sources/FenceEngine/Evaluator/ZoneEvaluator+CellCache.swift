@@ -31,9 +31,9 @@ extension ZoneEvaluator {
       cellCache.hits += 1
       return memo.entry
     }
+    // Filing may empty the cache and so begin a new era: the memo made below then has the new
+    // count's low bits, and the era check above forgets it before any fix reads it.
     guard let entry = lookUpOrFileCell(key) else { return nil }
-    // Filing may have emptied the cache, and so begun a new era.
-    if cellCache.emptyings >> 32 != cellMemoEra { startCellMemoEra() }
     let emptyings = cellCache.emptyings
     devices.withUnsafeMutableBufferPointer { devices in
       devices[d].cellMemo = CellMemo(key: key, emptyings: emptyings, entry: entry)

@@ -87,10 +87,9 @@ public struct FixTable: RandomAccessCollection, Sendable {
   ///
   /// A column with a ``narrowScale`` (speed, course, accuracy) starts narrower still: 2-byte
   /// codes of `value × narrowScale`, while every value has one (speeds of two decimals up to
-  /// 327.67, courses of one decimal). The first value without one widens the column: each
-  /// 2-byte code times `scale / narrowScale` is the 4-byte code of the same decimal, and both
-  /// divisions are correctly rounded quotients of that decimal, so every value reads back as
-  /// before, bit for bit (or, past the 4-byte codes' range, the column holds `Double`s).
+  /// 327.67, courses of one decimal). The first value without one widens the column: every
+  /// value so far is appended again as a 4-byte code (or, past those codes' range, the column
+  /// holds `Double`s), and reads back bit for bit as before.
   struct DecimalColumn: Sendable {
     /// The code of a row without a value.
     static let absent = Int32.min
@@ -164,27 +163,28 @@ public struct FixTable: RandomAccessCollection, Sendable {
     /// the rows' reserved count, reserved for the column too when it starts.
     @inline(__always)
     mutating func append(_ value: Double?, row: Int, capacity: Int) {
-      if !values.isEmpty {
-        values.append(value ?? .nan)
-        return
-      }
-      if codes.isEmpty {
-        if !narrowCodes.isEmpty {
-          if let code = narrowCode(of: value) {
-            narrowCodes.append(code)
-            return
-          }
-          widen(capacity: capacity)
-          if !values.isEmpty {
-            values.append(value ?? .nan)
-            return
-          }
-        } else if value != nil || isRequired, let code = narrowCode(of: value) {
-          narrowCodes.reserveCapacity(capacity)
-          narrowCodes.append(contentsOf: repeatElement(Self.narrowAbsent, count: row))
+      if !narrowCodes.isEmpty {
+        if let code = narrowCode(of: value) {
           narrowCodes.append(code)
           return
         }
+        widen(capacity: capacity)
+      } else if !isStored, value != nil || isRequired, let code = narrowCode(of: value) {
+        narrowCodes.reserveCapacity(capacity)
+        narrowCodes.append(contentsOf: repeatElement(Self.narrowAbsent, count: row))
+        narrowCodes.append(code)
+        return
+      }
+      appendWide(value, row: row, capacity: capacity)
+    }
+
+    /// Appends `value` as 4-byte codes or `Double`s (as ``append(_:row:capacity:)`` for a
+    /// column without 2-byte codes).
+    @inline(__always)
+    private mutating func appendWide(_ value: Double?, row: Int, capacity: Int) {
+      if !values.isEmpty {
+        values.append(value ?? .nan)
+        return
       }
       let code: Int32
       if let value {
@@ -207,26 +207,15 @@ public struct FixTable: RandomAccessCollection, Sendable {
       codes.append(code)
     }
 
-    /// Moves the 2-byte codes to 4-byte ones of the same values, or to `Double`s when one of
-    /// them is beyond the 4-byte codes' range.
+    /// Appends the values of the 2-byte codes again, as 4-byte codes or `Double`s: each
+    /// decoded value is the decimal its code stands for, so it has the 4-byte code of that
+    /// decimal unless it is past those codes' range.
     private mutating func widen(capacity: Int) {
-      let factor = Int64((scale / narrowScale).rounded())
-      let fits = narrowCodes.allSatisfy { code in
-        code <= Self.narrowNegativeZero || abs(Int64(code) * factor) <= 2_147_483_645
-      }
-      if fits {
-        codes.reserveCapacity(Swift.max(capacity, narrowCodes.count + 1))
-        for code in narrowCodes {
-          codes.append(
-            code == Self.narrowAbsent
-              ? Self.absent
-              : code == Self.narrowNegativeZero ? Self.negativeZero : Int32(Int64(code) * factor))
-        }
-      } else {
-        values.reserveCapacity(Swift.max(capacity, narrowCodes.count + 1))
-        for code in narrowCodes { values.append(decodeNarrow(code) ?? .nan) }
-      }
+      let narrow = narrowCodes
       narrowCodes = []
+      for (row, code) in narrow.enumerated() {
+        appendWide(decodeNarrow(code), row: row, capacity: capacity)
+      }
     }
 
     /// Moves the `row` rows appended so far to `values`.
