@@ -140,8 +140,8 @@ extension MultiPolygon {
     let margin = Self.cellMargin
     var overflows = false
     for part in 0..<partCount {
+      guard partExtentMeets(part, cell, margin: margin) else { continue }
       let index = partIndex(part)
-      guard index.extentMeets(cell, margin: margin) else { continue }
       let colour = stripes.partColours[part]
       overflows = index.forEachEdge(
         meetingBox: cell.west, cell.south, cell.east, cell.north, margin: margin

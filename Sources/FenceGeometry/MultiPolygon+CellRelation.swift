@@ -35,15 +35,30 @@ extension MultiPolygon {
     {
       return .outside
     }
-    // By index, so that no part is copied (each copy retains three buffers).
-    for part in 0..<partCount {
-      let index = partIndex(part)
+    let minX = cell.west
+    let minY = cell.south
+    let maxX = cell.east
+    let maxY = cell.north
+    switch parts {
+    case .one(let polygon):
+      // The extent test is the first step of `meetsBox`.
+      let index = polygon.index
       if index.isUnwrapped { return .mixed }
-      guard index.extentMeets(cell, margin: margin) else { continue }
-      if index.meetsBox(
-        minX: cell.west, minY: cell.south, maxX: cell.east, maxY: cell.north, margin: margin)
-      {
+      if index.meetsBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY, margin: margin) {
         return .mixed
+      }
+    case .many(let many):
+      // Parts by their flat extents, in order: only a part whose extent meets the cell has its
+      // index read (reading one retains it).
+      for k in many.extents.indices {
+        let extent = many.extents[k]
+        if extent.isUnwrapped { return .mixed }
+        guard extent.meets(cell, margin: margin) else { continue }
+        if many.polygons[k].index.meetsBox(
+          minX: minX, minY: minY, maxX: maxX, maxY: maxY, margin: margin)
+        {
+          return .mixed
+        }
       }
     }
     let centre = contains(

@@ -17,6 +17,9 @@ public struct MultiPolygon: Hashable, Sendable {
   @usableFromInline
   final class ManyParts: Sendable {
     let polygons: [Polygon]
+    /// Each part's edge extent, in part order, held flat: the cell tests skip the parts whose
+    /// extent misses a cell without reading (and retaining) the part's index.
+    let extents: ContiguousArray<PartExtent>
     @usableFromInline let boundingBox: BoundingBox
     let stripes: EdgeIndex?
 
@@ -24,6 +27,7 @@ public struct MultiPolygon: Hashable, Sendable {
     /// search bounds and measures many parts at every call.
     init(_ polygons: [Polygon]) {
       self.polygons = polygons.map { $0.storingTreeNodes() }
+      extents = ContiguousArray(polygons.map { PartExtent($0.index) })
       boundingBox = BoundingBox.union(polygons.map(\.boundingBox))
       stripes = MultiPolygon.combinedStripes(polygons)
     }
@@ -67,6 +71,17 @@ public struct MultiPolygon: Hashable, Sendable {
     switch parts {
     case .one(let polygon): polygon.index
     case .many(let many): many.polygons[k].index
+    }
+  }
+
+  /// Whether part `k`'s edge extent (its frame's degrees) comes within `margin` degrees of
+  /// `box`: ``EdgeIndex/extentMeets(_:margin:)`` of ``partIndex(_:)``, read from the flat
+  /// extents of a multipolygon of several parts.
+  @inline(__always)
+  func partExtentMeets(_ k: Int, _ box: BoundingBox, margin: Double) -> Bool {
+    switch parts {
+    case .one(let polygon): polygon.index.extentMeets(box, margin: margin)
+    case .many(let many): many.extents[k].meets(box, margin: margin)
     }
   }
 

@@ -58,6 +58,69 @@ import Testing
     #expect(counts[.mixed] == 67)
   }
 
+  /// Manhattan's 33 parts, each made a multipolygon of its own, as the reference for the whole:
+  /// a cell is `.mixed` when it is for some part, otherwise `.inside` when some part holds it.
+  /// Cells of three sizes, so that some meet many parts' extents and some none; also a
+  /// multipolygon with one part across the antimeridian, whose every cell is `.mixed`.
+  @Test func multipartCellsAgreeWithTheirPartsOneByOne() throws {
+    let manhattan = try #require(
+      try PolygonFixtures.read(path: fixturePath("polygons/nyc-manhattan.geojson"), nameProperty: "name").first)
+    let shape = manhattan.shape
+    let parts = shape.polygons.map { MultiPolygon($0) }
+    #expect(parts.count == 33)
+    let box = shape.boundingBox
+    var generator = SeededGenerator(seed: 13)
+    var counts: [CellRelation: Int] = [:]
+    var disagreements = 0
+    for size in [1.0 / 1024, 1.0 / 256, 1.0 / 64] {
+      for _ in 0..<600 {
+        let south = generator.double(in: (box.south - 0.01)...(box.north + 0.01))
+        let west = generator.double(in: (box.west - 0.01)...(box.east + 0.01))
+        let cell = BoundingBox(south: south, west: west, north: south + size, east: west + size)
+        let byPart = parts.map { $0.relation(toCell: cell) }
+        let expected: CellRelation =
+          byPart.contains(.mixed) ? .mixed : byPart.contains(.inside) ? .inside : .outside
+        let relation = shape.relation(toCell: cell)
+        if relation != expected { disagreements += 1 }
+        counts[relation, default: 0] += 1
+      }
+    }
+    // Every part, even the smallest islet, is met by a cell on its first vertex and by one
+    // at the mean of its vertices.
+    for part in shape.polygons {
+      let ring = part.rings[0]
+      let meanLatitude = ring.map(\.latitude).reduce(0, +) / Double(ring.count)
+      let meanLongitude = ring.map(\.longitude).reduce(0, +) / Double(ring.count)
+      for (latitude, longitude) in [(ring[0].latitude, ring[0].longitude), (meanLatitude, meanLongitude)] {
+        let size = 1.0 / 8192
+        let cell = BoundingBox(
+          south: latitude - size / 2, west: longitude - size / 2,
+          north: latitude + size / 2, east: longitude + size / 2)
+        let byPart = parts.map { $0.relation(toCell: cell) }
+        let expected: CellRelation =
+          byPart.contains(.mixed) ? .mixed : byPart.contains(.inside) ? .inside : .outside
+        let relation = shape.relation(toCell: cell)
+        if relation != expected { disagreements += 1 }
+        counts[relation, default: 0] += 1
+      }
+    }
+    #expect(disagreements == 0)
+    #expect(counts[.inside] == 232)
+    #expect(counts[.outside] == 1_285)
+    #expect(counts[.mixed] == 349)
+
+    let across = try MultiPolygon([
+      Polygon(exterior: [lonLat(10, 0), lonLat(11, 0), lonLat(11, 1), lonLat(10, 1), lonLat(10, 0)]),
+      Polygon(exterior: [
+        lonLat(179, -17), lonLat(-179, -17), lonLat(-179, -16), lonLat(179, -16), lonLat(179, -17),
+      ]),
+    ])
+    // Deep inside the plain part, and far from both: the part across the antimeridian makes
+    // every answer `.mixed`.
+    #expect(across.relation(toCell: BoundingBox(south: 0.4, west: 10.4, north: 0.5, east: 10.5)) == .mixed)
+    #expect(across.relation(toCell: BoundingBox(south: 40, west: 40, north: 40.1, east: 40.1)) == .mixed)
+  }
+
   /// A cell whose edge lies exactly on a polygon edge, one whose corner touches a vertex, and
   /// one a hair away from an edge.
   @Test func cellsTouchingTheBoundaryAreMixed() throws {
