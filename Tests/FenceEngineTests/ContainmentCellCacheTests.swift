@@ -35,6 +35,34 @@ import Testing
     #expect(emptied == nil)
   }
 
+  /// A filing that empties a full cache notes its cell's parent (or the parent it files) as
+  /// visited: every cell in the table has its parent admitted, which lets the evaluator read
+  /// the table before the admission bits.
+  @Test func aFilingThatEmptiesTheCacheAdmitsWhatItFiles() throws {
+    for filesParent in [false, true] {
+      var cache = ContainmentCellCache(capacity: 64)
+      for column in 0..<UInt64(64) {
+        let filing = cache.file(key(row: 100_000, column: 4 * column), inside: [1], test: [])
+        _ = try #require(filing)
+      }
+      #expect(cache.emptyings == 0)
+      let cell = key(row: 133_800, column: 108_500)
+      let parent = ContainmentCellCache.parent(of: cell)
+      let filing = cache.file(filesParent ? parent : cell, inside: [2], test: [])
+      let filed = try #require(filing)
+      #expect(cache.emptyings == 1)
+      let found = cache.lookup(filesParent ? parent : cell)
+      #expect(found?.start == filed.start)
+      let firstVisits = cache.firstVisits
+      let admitted = cache.admit(parent: parent)
+      #expect(admitted)
+      #expect(cache.firstVisits == firstVisits)
+      // Other parents were forgotten with the emptying.
+      let other = cache.admit(parent: ContainmentCellCache.parent(of: key(row: 100_000, column: 0)))
+      #expect(!other)
+    }
+  }
+
   /// A parent is admitted on its second visit; emptying the cache forgets the visits, and a
   /// quarter of the visit bits set (as many parents as the cache has cells) empties it.
   @Test func parentsAreAdmittedOnTheirSecondVisit() throws {

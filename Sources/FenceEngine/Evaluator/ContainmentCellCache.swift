@@ -208,6 +208,9 @@ struct ContainmentCellCache {
         grow(toCells: 2 * currentCapacity)
       } else {
         removeAll()
+        // The cell is filed because a fix reached it: its parent counts as reached (see
+        // ``admit(parent:)``), so that a cell in the table always has its parent's bit set.
+        markSeen(parent: (key - 1) >> 40 == 0 ? Self.parent(of: key) : key)
         break
       }
     }
@@ -250,11 +253,36 @@ struct ContainmentCellCache {
   /// the cost of the plain search, instead of paying to file cells nobody reads again.
   ///
   /// `false` guarantees that neither the parent nor any of its cells is filed: filing happens
-  /// only after this answered `true`, and emptying the cache clears the bits. Two parents may
-  /// share a bit; the second of them is then filed on its first visit, which changes no answer.
-  /// When a quarter of the bits are set, the cache is emptied (with them).
+  /// only after this answered `true`, and emptying the cache clears the bits. Conversely a
+  /// filed cell or parent always has its parent's bit set (a filing that empties a full cache
+  /// sets it again), so a cell found in the table needs no call here. Two parents may share a
+  /// bit; the second of them is then filed on its first visit, which changes no answer. When a
+  /// quarter of the bits are set, the cache is emptied (with them).
   @inline(__always)
   mutating func admit(parent key: UInt64) -> Bool {
+    let (word, mask) = seenBit(parent: key)
+    let seen = seenParents.withUnsafeBufferPointer { $0[word] } & mask != 0
+    if seen { return true }
+    firstVisits += 1
+    if seenCount >= capacity {
+      removeAll()
+    }
+    seenParents.withUnsafeMutableBufferPointer { $0[word] |= mask }
+    seenCount += 1
+    return false
+  }
+
+  /// Sets the parent cell `key`'s bit, if clear, without counting a first visit.
+  private mutating func markSeen(parent key: UInt64) {
+    let (word, mask) = seenBit(parent: key)
+    guard seenParents[word] & mask == 0 else { return }
+    seenParents[word] |= mask
+    seenCount += 1
+  }
+
+  /// The word and mask of the parent cell `key`'s bit in ``seenParents``, made on first use.
+  @inline(__always)
+  private mutating func seenBit(parent key: UInt64) -> (word: Int, mask: UInt64) {
     if seenParents.isEmpty {
       let words = max(1, capacity * Self.seenBitsPerCell / 64)
       seenParents = Array(repeating: 0, count: words)
@@ -266,16 +294,7 @@ struct ContainmentCellCache {
     mixed &*= 0xFF51_AFD7_ED55_8CCD
     mixed ^= mixed >> 33
     let bit = Int(truncatingIfNeeded: mixed >> seenShift)
-    let mask: UInt64 = 1 << UInt64(bit & 63)
-    let seen = seenParents.withUnsafeBufferPointer { $0[bit >> 6] } & mask != 0
-    if seen { return true }
-    firstVisits += 1
-    if seenCount >= capacity {
-      removeAll()
-    }
-    seenParents.withUnsafeMutableBufferPointer { $0[bit >> 6] |= mask }
-    seenCount += 1
-    return false
+    return (bit >> 6, 1 << UInt64(bit & 63))
   }
 
   /// How many times the cache has been emptied: an entry copied out (a device's

@@ -58,12 +58,14 @@ extension ZoneEvaluator {
   /// emptied (see ``ContainmentCellCache/admit(parent:)``), which the index answers.
   @inline(__always)
   private mutating func lookUpOrFileCell(_ key: UInt64) -> ContainmentCellCache.Entry? {
-    let parentKey = ContainmentCellCache.parent(of: key)
-    guard cellCache.admit(parent: parentKey) else { return nil }
+    // A filed cell's parent is always admitted, so the table is read first: a cell found there
+    // costs no read of the admission bits (a miss of its own, on a large cache).
     if let entry = cellCache.lookup(key) {
       cellCache.hits += 1
       return entry
     }
+    let parentKey = ContainmentCellCache.parent(of: key)
+    guard cellCache.admit(parent: parentKey) else { return nil }
     let parent = cellCache.lookup(parentKey) ?? fileParent(parentKey)
     // A parent with nothing to test answers for all its cells: no cell of it is filed.
     if let parent, parent.testCount == 0 {
