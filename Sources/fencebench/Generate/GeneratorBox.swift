@@ -1,6 +1,13 @@
 import ArgumentParser
 import FenceGeometry
-import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The area synthetic data is placed in, given on the command line as `WEST,SOUTH,EAST,NORTH`
 /// in degrees (the order of a GeoJSON `bbox`).
@@ -25,7 +32,7 @@ struct GeneratorBox: ExpressibleByArgument, Hashable, Sendable {
 
   init?(argument: String) {
     let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map {
-      Double($0.trimmingCharacters(in: .whitespaces))
+      Double(trimmingWhitespace($0))
     }
     guard parts.count == 4, let w = parts[0], let s = parts[1], let e = parts[2],
       let n = parts[3], w.isFinite, s.isFinite, e.isFinite, n.isFinite,
@@ -65,7 +72,7 @@ struct MetreRange: ExpressibleByArgument, Hashable, Sendable {
   init?(argument: String) {
     let low: Double?
     let high: Double?
-    if let dots = argument.range(of: "...") {
+    if let dots = argument.firstRange(of: "...") {
       low = Double(argument[..<dots.lowerBound])
       high = Double(argument[dots.upperBound...])
     } else {
@@ -80,4 +87,13 @@ struct MetreRange: ExpressibleByArgument, Hashable, Sendable {
     range.lowerBound == range.upperBound
       ? "\(range.lowerBound)" : "\(range.lowerBound)...\(range.upperBound)"
   }
+}
+
+/// `text` without the whitespace at either end (the tool links no Foundation for
+/// `trimmingCharacters(in:)`: see Docs/Scaling.md, "The Swift runtime's share").
+private func trimmingWhitespace(_ text: Substring) -> Substring {
+  guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+    let last = text.lastIndex(where: { !$0.isWhitespace })
+  else { return "" }
+  return text[first...last]
 }
