@@ -21,8 +21,9 @@ final class EdgeIndex: Sendable {
   /// `edges[s * k ..< s * k + 4]` as `x0, y0, x1, y1`, for the stride `s` = ``edgeStride``.
   let edges: ContiguousArray<Double>
   /// Doubles from one edge's start to the next's: 2 when the edges are one chain of vertices
-  /// (each edge ends where the next starts, so the array holds each vertex once: a ring, a
-  /// polyline, with no zero-length edge), 4 otherwise (each edge's four values).
+  /// (each edge ends where the next starts, so the array holds each vertex once: a ring or a
+  /// polyline, a vertex repeating the one before it left out), 4 otherwise (each edge's four
+  /// values).
   let edgeStride: Int
   /// The frame's extent of all edges.
   let minX: Double
@@ -55,14 +56,26 @@ final class EdgeIndex: Sendable {
     let unwrap = EdgeIndex.crossesAntimeridian(chains)
     isUnwrapped = unwrap
     var edges: ContiguousArray<Double> = []
-    // One chain without a zero-length edge is stored as its vertices (stride 2).
+    // One chain is stored as its vertices (stride 2), a vertex repeating the one before it
+    // left out: its edges are the same non-degenerate edges, in the same order, as stride 4
+    // would keep. Only when a repeat is equal but not identical (0 and -0) does the chain keep
+    // four values an edge, each edge's own ends.
     let chained = chains.filter { $0.count >= 2 }
-    if chained.count == 1, !EdgeIndex.hasZeroLengthEdge(chained[0], unwrapped: unwrap) {
+    if chained.count == 1, EdgeIndex.repeatsAreIdentical(chained[0], unwrapped: unwrap) {
       edges.reserveCapacity(2 * chained[0].count)
+      var lastX = Double.nan
+      var lastY = Double.nan
       for vertex in chained[0] {
-        edges.append(EdgeIndex.frameLongitude(vertex.longitude, unwrapped: unwrap))
-        edges.append(vertex.latitude)
+        let x = EdgeIndex.frameLongitude(vertex.longitude, unwrapped: unwrap)
+        let y = vertex.latitude
+        if x == lastX && y == lastY { continue }
+        edges.append(x)
+        edges.append(y)
+        lastX = x
+        lastY = y
       }
+      // One point repeated: no edge, as four values an edge would have it.
+      if edges.count == 2 { edges.removeAll() }
       edgeStride = 2
     } else {
       edges.reserveCapacity(4 * chains.reduce(0) { $0 + max(0, $1.count - 1) })
@@ -170,18 +183,23 @@ final class EdgeIndex: Sendable {
     edgeNumbers = stripes.edgeNumbers
   }
 
-  /// Whether two consecutive vertices of `chain` are the same point in the frame (an edge the
-  /// index leaves out).
-  static func hasZeroLengthEdge(_ chain: [Coordinate], unwrapped: Bool) -> Bool {
+  /// Whether every two consecutive vertices of `chain` that are the same point in the frame (a
+  /// zero-length edge, which the index leaves out) are also the same bits, so that the chain
+  /// without its repeats has exactly the edges, end for end, that four values an edge would
+  /// keep.
+  static func repeatsAreIdentical(_ chain: [Coordinate], unwrapped: Bool) -> Bool {
     for i in 0..<(chain.count - 1) {
-      if frameLongitude(chain[i].longitude, unwrapped: unwrapped)
-        == frameLongitude(chain[i + 1].longitude, unwrapped: unwrapped)
-        && chain[i].latitude == chain[i + 1].latitude
+      let x0 = frameLongitude(chain[i].longitude, unwrapped: unwrapped)
+      let x1 = frameLongitude(chain[i + 1].longitude, unwrapped: unwrapped)
+      let y0 = chain[i].latitude
+      let y1 = chain[i + 1].latitude
+      if x0 == x1 && y0 == y1
+        && (x0.bitPattern != x1.bitPattern || y0.bitPattern != y1.bitPattern)
       {
-        return true
+        return false
       }
     }
-    return false
+    return true
   }
 
   /// This index with its chunk tree's nodes stored (itself when they are, or there is no tree):

@@ -15,13 +15,25 @@
 /// edges in ring order with a tree of chunk boxes for distances (`EdgeIndex`), and horizontal
 /// stripes for containment (`EdgeIndex+Stripes.swift`), in one object. Copies of the value share it.
 ///
-/// A polygon of one ring that the edge index holds exactly (not unwrapped, no zero-length
-/// edge left out) keeps its vertices only there: ``rings`` makes the ring again from the edges,
-/// the same values bit for bit. Other polygons keep their rings as given.
+/// A polygon of one ring that the edge index holds (not unwrapped) keeps its vertices only
+/// there: ``rings`` makes the ring again from the edges, the same values bit for bit, with the
+/// positions of any vertex that repeats the one before it (the index leaves those out). Other
+/// polygons keep their rings as given.
 public struct Polygon: Hashable, Sendable {
-  /// The rings as given; `nil` when they are one ring that ``index`` holds exactly (most fences:
-  /// a million 16-vertex polygons would hold each vertex twice, about 350 bytes a polygon).
-  private let givenRings: [[Coordinate]]?
+  /// Where the rings are kept.
+  private enum RingStorage: Sendable {
+    /// One ring, held by ``index`` exactly (most fences: a million 16-vertex polygons would
+    /// hold each vertex twice, about 350 bytes a polygon).
+    case inIndex
+    /// One ring, held by ``index`` but for the vertices that repeat the one before them: their
+    /// positions in the ring, ascending (about an eighth of the world's time-zone vertices are
+    /// in rings with such repeats).
+    case inIndexWithRepeats([Int32])
+    /// The rings as given.
+    case given([[Coordinate]])
+  }
+
+  private let storage: RingStorage
   /// The edges of all rings in ring order, with boxes of edge chunks (distances) and filed by
   /// latitude stripe (containment).
   let index: EdgeIndex
@@ -49,20 +61,42 @@ public struct Polygon: Hashable, Sendable {
       }
     }
     let index = EdgeIndex(chains: rings)
-    let heldByIndex = holes.isEmpty && !index.isUnwrapped && index.edgeCount == exterior.count - 1
-    self.givenRings = heldByIndex ? nil : rings
+    let storage = Self.ringStorage(of: exterior, holes: holes, index: index)
+    self.storage = storage
     self.index = index
+  }
+
+  /// How to keep the rings: in the index when it holds the one ring's vertices (stride 2, not
+  /// unwrapped) but for repeats of the vertex before, each repeat the same bits, and the
+  /// positions of those repeats account for every vertex the index does not hold.
+  private static func ringStorage(
+    of exterior: [Coordinate], holes: [[Coordinate]], index: EdgeIndex
+  ) -> RingStorage {
+    guard holes.isEmpty, !index.isUnwrapped, index.edgeStride == 2 else {
+      return .given([exterior] + holes)
+    }
+    var repeats: [Int32] = []
+    for i in 1..<exterior.count
+    where exterior[i].latitude.bitPattern == exterior[i - 1].latitude.bitPattern
+      && exterior[i].longitude.bitPattern == exterior[i - 1].longitude.bitPattern
+    {
+      repeats.append(Int32(i))
+    }
+    guard index.edgeCount == exterior.count - 1 - repeats.count else {
+      return .given([exterior] + holes)
+    }
+    return repeats.isEmpty ? .inIndex : .inIndexWithRepeats(repeats)
   }
 
   /// This polygon with its edge index's chunk tree nodes stored (see
   /// ``EdgeIndex/storingTreeNodes()``): a part of a multipolygon of several.
   func storingTreeNodes() -> Polygon {
     let stored = index.storingTreeNodes()
-    return stored === index ? self : Polygon(givenRings: givenRings, index: stored)
+    return stored === index ? self : Polygon(storage: storage, index: stored)
   }
 
-  private init(givenRings: [[Coordinate]]?, index: EdgeIndex) {
-    self.givenRings = givenRings
+  private init(storage: RingStorage, index: EdgeIndex) {
+    self.storage = storage
     self.index = index
   }
 
@@ -75,15 +109,59 @@ public struct Polygon: Hashable, Sendable {
   ///
   /// - Complexity: O(*n*) and one allocation for a polygon that keeps its vertices only in its
   ///   edge index (see the type's notes); O(1) otherwise.
-  public var rings: [[Coordinate]] { givenRings ?? [index.singleChain()] }
+  public var rings: [[Coordinate]] {
+    if case .given(let rings) = storage { return rings }
+    return [exterior]
+  }
   /// The exterior ring.
-  public var exterior: [Coordinate] { givenRings?[0] ?? index.singleChain() }
+  public var exterior: [Coordinate] {
+    switch storage {
+    case .inIndex: return index.singleChain()
+    case .inIndexWithRepeats(let repeats):
+      return Self.insertingRepeats(repeats, into: index.singleChain())
+    case .given(let rings): return rings[0]
+    }
+  }
   /// The holes.
-  public var holes: ArraySlice<[Coordinate]> { givenRings?.dropFirst() ?? [] }
+  public var holes: ArraySlice<[Coordinate]> {
+    if case .given(let rings) = storage { return rings.dropFirst() }
+    return []
+  }
   /// The number of vertices over all rings (closing positions included).
-  public var vertexCount: Int { givenRings?.reduce(0) { $0 + $1.count } ?? index.edgeCount + 1 }
+  public var vertexCount: Int {
+    switch storage {
+    case .inIndex: return index.edgeCount + 1
+    case .inIndexWithRepeats(let repeats): return index.edgeCount + 1 + repeats.count
+    case .given(let rings): return rings.reduce(0) { $0 + $1.count }
+    }
+  }
   /// Whether the rings are kept apart from the edge index (for tests of the storage).
-  var keepsRings: Bool { givenRings != nil }
+  var keepsRings: Bool {
+    if case .given = storage { return true }
+    return false
+  }
+
+  /// `chain` with a copy of the vertex before at each position of `repeats` (ascending
+  /// positions in the result).
+  private static func insertingRepeats(
+    _ repeats: [Int32], into chain: [Coordinate]
+  ) -> [Coordinate] {
+    var ring: [Coordinate] = []
+    ring.reserveCapacity(chain.count + repeats.count)
+    var next = 0
+    for vertex in chain {
+      while next < repeats.count, Int(repeats[next]) == ring.count {
+        ring.append(ring[ring.count - 1])
+        next += 1
+      }
+      ring.append(vertex)
+    }
+    while next < repeats.count {
+      ring.append(ring[ring.count - 1])
+      next += 1
+    }
+    return ring
+  }
   /// Whether the polygon was unwrapped because it crosses the antimeridian.
   public var crossesAntimeridian: Bool { index.isUnwrapped }
 

@@ -50,12 +50,14 @@ import Testing
     #expect(holed.holes.count == 1)
     #expect(holed.vertexCount == 10)
 
-    // A repeated vertex: its zero-length edge is left out of the index.
-    let repeated = [lonLat(0, 0), lonLat(1, 0), lonLat(1, 0), lonLat(1, 1), lonLat(0, 0)]
-    let withRepeat = try Polygon(exterior: repeated)
-    #expect(withRepeat.keepsRings)
-    #expect(withRepeat.rings == [repeated])
-    #expect(withRepeat.vertexCount == 5)
+    // A repeat that is equal but not the same bits (0 and -0): the index keeps each edge's
+    // own ends, and the ring is kept as given.
+    let signed = [lonLat(0, 0), lonLat(1, 0), lonLat(1, -0.0), lonLat(1, 1), lonLat(0, 0)]
+    let withSignedRepeat = try Polygon(exterior: signed)
+    #expect(withSignedRepeat.keepsRings)
+    #expect(withSignedRepeat.index.edgeStride == 4)
+    #expect(Self.bits(withSignedRepeat.rings) == Self.bits([signed]))
+    #expect(withSignedRepeat.vertexCount == 5)
 
     // Across the antimeridian: the index holds longitudes shifted by 360.
     let across = [lonLat(179, 0), lonLat(-179, 0), lonLat(-179, 1), lonLat(179, 1), lonLat(179, 0)]
@@ -65,8 +67,59 @@ import Testing
     #expect(Self.bits(wrapped.rings) == Self.bits([across]))
   }
 
-  /// The edge index holds one chain without a zero-length edge as its vertices (each once,
-  /// stride 2), anything else as four values per edge; both give the same edges.
+  /// A vertex repeating the one before it (its zero-length edge is left out of the index) is
+  /// kept as its position: the ring comes back bit for bit, runs of repeats, a repeated first
+  /// vertex and a repeated closing vertex included.
+  @Test func repeatedVerticesAreKeptAsPositions() throws {
+    let repeated = [lonLat(0, 0), lonLat(1, 0), lonLat(1, 0), lonLat(1, 1), lonLat(0, 0)]
+    let withRepeat = try Polygon(exterior: repeated)
+    #expect(!withRepeat.keepsRings)
+    #expect(Self.bits(withRepeat.rings) == Self.bits([repeated]))
+    #expect(withRepeat.vertexCount == 5)
+    #expect(withRepeat.index.edgeCount == 3)
+
+    var generator = SeededGenerator(seed: 12)
+    for count in [3, 16, 41, 1_000] {
+      let star = try starPolygon(
+        count: count, longitude: -74, latitude: 40.7, radius: 0.01, jagged: count > 16,
+        generator: &generator)
+      let plain = star.exterior
+      // Each vertex repeated 0 to 3 times, at random; the first and last twice at least once.
+      var ring: [Coordinate] = []
+      for (i, vertex) in plain.enumerated() {
+        let copies = 1 + Int(generator.next() % 4)
+        let forced = (count == 41 && (i == 0 || i == plain.count - 1)) ? 2 : copies
+        ring.append(contentsOf: repeatElement(vertex, count: forced))
+      }
+      let polygon = try Polygon(exterior: ring)
+      #expect(!polygon.keepsRings, "\(count) vertices")
+      #expect(Self.bits(polygon.rings) == Self.bits([ring]), "\(count) vertices")
+      #expect(Self.bits([polygon.exterior]) == Self.bits([ring]))
+      #expect(polygon.vertexCount == ring.count)
+      #expect(polygon.index.edgeStride == 2)
+      #expect(polygon.index.edgeCount == count)
+      // The same edges as the polygon without repeats, so the same answers.
+      #expect(
+        (0..<count).map { Self.edgeBits(polygon.index.edge($0)) }
+          == (0..<count).map { Self.edgeBits(star.index.edge($0)) })
+      let box = star.boundingBox
+      for _ in 0..<200 {
+        let latitude = generator.double(in: box.south...box.north)
+        let longitude = generator.double(in: box.west...box.east)
+        #expect(
+          polygon.contains(latitude: latitude, longitude: longitude)
+            == star.contains(latitude: latitude, longitude: longitude))
+      }
+      // Equal to the same ring made again, not to the ring without its repeats (rings compare
+      // as given).
+      #expect(polygon != star)
+      #expect(try Polygon(exterior: ring) == polygon)
+    }
+  }
+
+  /// The edge index holds one chain as its vertices (each once, stride 2; a vertex repeating
+  /// the one before left out), anything else as four values per edge (also a chain whose
+  /// repeat is 0 for -0); both give the same edges.
   @Test func edgeIndexStridesGiveTheSameEdges() throws {
     let square = ring([(0, 0), (1, 0), (1, 1), (0, 1)])
     let single = try Polygon(exterior: square)
@@ -76,8 +129,12 @@ import Testing
     #expect(holed.index.edgeStride == 4)
     let repeated = [lonLat(0, 0), lonLat(1, 0), lonLat(1, 0), lonLat(1, 1), lonLat(0, 1), lonLat(0, 0)]
     let withRepeat = try Polygon(exterior: repeated)
-    #expect(withRepeat.index.edgeStride == 4)
-    for polygon in [single, holed, withRepeat] {
+    #expect(withRepeat.index.edgeStride == 2)
+    #expect(withRepeat.index.edges.count == 2 * 5)
+    let signed = [lonLat(0, 0), lonLat(1, 0), lonLat(1, -0.0), lonLat(1, 1), lonLat(0, 1), lonLat(0, 0)]
+    let withSignedRepeat = try Polygon(exterior: signed)
+    #expect(withSignedRepeat.index.edgeStride == 4)
+    for polygon in [single, holed, withRepeat, withSignedRepeat] {
       #expect((0..<4).map { Self.edgeBits(polygon.index.edge($0)) } == Self.squareEdges)
     }
     #expect(holed.index.edgeCount == 7)
