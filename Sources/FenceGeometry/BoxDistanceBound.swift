@@ -95,10 +95,10 @@ struct BoxDistanceBound {
 
   /// The bound for node `node` of a ``ChunkTree``'s flat node array.
   @inline(__always)
-  func metres(node: Int, of nodes: UnsafeBufferPointer<Double>) -> Double {
+  func metres(node: Int, of nodes: UnsafeBufferPointer<Float>) -> Double {
     let n = ChunkTree.stride * node
     return metres(
-      minX: nodes[n], minY: nodes[n + 1], maxX: nodes[n + 2], maxY: nodes[n + 3],
-      cosMin: nodes[n + 4], boxRadius: nodes[n + 5])
+      minX: Double(nodes[n]), minY: Double(nodes[n + 1]), maxX: Double(nodes[n + 2]),
+      maxY: Double(nodes[n + 3]), cosMin: Double(nodes[n + 4]), boxRadius: Double(nodes[n + 5]))
   }
 }

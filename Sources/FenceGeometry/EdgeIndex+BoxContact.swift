@@ -58,8 +58,8 @@ extension EdgeIndex {
           @inline(__always)
           func nodeMeets(_ n: Int) -> Bool {
             let i = stride * n
-            return nodes[i] <= x1 && nodes[i + 2] >= x0 && nodes[i + 1] <= y1
-              && nodes[i + 3] >= y0
+            return Double(nodes[i]) <= x1 && Double(nodes[i + 2]) >= x0
+              && Double(nodes[i + 1]) <= y1 && Double(nodes[i + 3]) >= y0
           }
           @inline(__always)
           func edgeMeets(_ k: Int) -> Bool {

@@ -197,9 +197,11 @@ struct DegreeWindow {
 
   /// Whether node `node` of a ``ChunkTree``'s flat node array lies wholly outside the window.
   @inline(__always)
-  func excludes(node: Int, of nodes: UnsafeBufferPointer<Double>) -> Bool {
+  func excludes(node: Int, of nodes: UnsafeBufferPointer<Float>) -> Bool {
     let n = ChunkTree.stride * node
-    return excludes(minX: nodes[n], minY: nodes[n + 1], maxX: nodes[n + 2], maxY: nodes[n + 3])
+    return excludes(
+      minX: Double(nodes[n]), minY: Double(nodes[n + 1]), maxX: Double(nodes[n + 2]),
+      maxY: Double(nodes[n + 3]))
   }
 }
 

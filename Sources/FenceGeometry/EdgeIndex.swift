@@ -232,7 +232,7 @@ final class EdgeIndex: Sendable {
   /// are the least and greatest of the same values, taken in the same order), so its root is
   /// made from the extent without reading the edges.
   @inline(__always)
-  func withTreeRoot<R>(_ body: (UnsafeBufferPointer<Double>) throws -> R) rethrows -> R? {
+  func withTreeRoot<R>(_ body: (UnsafeBufferPointer<Float>) throws -> R) rethrows -> R? {
     let count = tree.nodeCount
     guard count > 0 else { return nil }
     if tree.storesNodes {
@@ -240,7 +240,7 @@ final class EdgeIndex: Sendable {
         try body(UnsafeBufferPointer(rebasing: nodes[(ChunkTree.stride * (count - 1))...]))
       }
     }
-    return try withUnsafeTemporaryAllocation(of: Double.self, capacity: ChunkTree.stride) { root in
+    return try withUnsafeTemporaryAllocation(of: Float.self, capacity: ChunkTree.stride) { root in
       ChunkTree.writeNode(minX, minY, maxX, maxY, into: root.baseAddress!)
       return try body(UnsafeBufferPointer(root))
     }

@@ -2,6 +2,12 @@ import Testing
 
 @testable import FenceGeometry
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The chunk tree keeps no table of where its levels start: they follow from its chunk count.
 /// Checked against the layout itself: each level's nodes box exactly its children (or, at
 /// level 0, its chunk's edges), the last level is one root, and the nodes fill the array.
@@ -30,7 +36,15 @@ import Testing
 
   /// `minX, minY, maxX, maxY` of node `n`.
   static func box(_ tree: ChunkTree, _ n: Int) -> [Double] {
-    Array(tree.storedNodes[(ChunkTree.stride * n)..<(ChunkTree.stride * n + 4)])
+    tree.storedNodes[(ChunkTree.stride * n)..<(ChunkTree.stride * n + 4)].map(Double.init)
+  }
+
+  /// A box rounded outward to `Float`s, as the nodes keep it.
+  static func outward(_ box: [Double]) -> [Double] {
+    [
+      Double(Float(roundingDown: box[0])), Double(Float(roundingDown: box[1])),
+      Double(Float(roundingUp: box[2])), Double(Float(roundingUp: box[3])),
+    ]
   }
 
   @Test(arguments: [1, 7, 8, 9, 16, 64, 65, 512, 513, 4_097], [2, 4])
@@ -58,7 +72,14 @@ import Testing
           max(edges[i], edges[i + 2]), max(edges[i + 1], edges[i + 3]),
         ]
       }
-      #expect(Self.box(tree, chunk) == Self.union(boxes))
+      let exact = Self.union(boxes)
+      #expect(Self.box(tree, chunk) == Self.outward(exact))
+      // The cosine and radius are no larger than those of the exact box: bounds stay bounds.
+      let n = ChunkTree.stride * chunk
+      let polar = max(abs(exact[1]), abs(exact[3]))
+      let equatorial = exact[1] > 0 ? exact[1] : (exact[3] < 0 ? -exact[3] : 0)
+      #expect(Double(tree.storedNodes[n + 4]) <= cos(polar * .pi / 180))
+      #expect(Double(tree.storedNodes[n + 5]) <= WGS84.meridionalRadius(latitude: equatorial))
     }
     // Higher levels: node k of a level boxes nodes 8k ..< 8k + 8 of the level below.
     for level in 1..<starts.count - 1 {
@@ -79,8 +100,8 @@ import Testing
     #expect(tree.nodeCount == 0)
   }
 
-  /// The bit patterns of some doubles, so that -0.0 and 0.0 differ.
-  static func bits(_ values: some Sequence<Double>) -> [UInt64] { values.map(\.bitPattern) }
+  /// The bit patterns of some node values, so that -0.0 and 0.0 differ.
+  static func bits(_ values: some Sequence<Float>) -> [UInt32] { values.map(\.bitPattern) }
 
   /// A tree of at most four chunks (32 edges) stores no nodes; the nodes it makes for a search
   /// are the stored tree's, bit for bit. Larger trees store theirs.
