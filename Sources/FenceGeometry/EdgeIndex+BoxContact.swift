@@ -4,8 +4,7 @@ extension EdgeIndex {
   /// this is `false`.
   @inline(__always)
   func extentMeets(_ box: BoundingBox, margin: Double) -> Bool {
-    box.west - margin <= maxX && box.east + margin >= minX && box.south - margin <= maxY
-      && box.north + margin >= minY
+    PartExtent(self).meets(box, margin: margin)
   }
 
   /// Whether any indexed edge meets the closed box `minX...maxX` × `minY...maxY` (frame

@@ -17,7 +17,8 @@ struct PartExtent: Sendable {
     isUnwrapped = index.isUnwrapped
   }
 
-  /// The same test as ``EdgeIndex/extentMeets(_:margin:)``, with the same arithmetic.
+  /// Whether the extent comes within `margin` degrees of `box` (frame degrees): the test behind
+  /// ``EdgeIndex/extentMeets(_:margin:)``.
   @inline(__always)
   func meets(_ box: BoundingBox, margin: Double) -> Bool {
     box.west - margin <= maxX && box.east + margin >= minX && box.south - margin <= maxY

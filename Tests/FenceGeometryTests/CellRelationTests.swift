@@ -72,17 +72,20 @@ import Testing
     var generator = SeededGenerator(seed: 13)
     var counts: [CellRelation: Int] = [:]
     var disagreements = 0
+    /// Compares the whole's relation to `cell` with the parts' and counts it.
+    func check(_ cell: BoundingBox) {
+      let byPart = parts.map { $0.relation(toCell: cell) }
+      let expected: CellRelation =
+        byPart.contains(.mixed) ? .mixed : byPart.contains(.inside) ? .inside : .outside
+      let relation = shape.relation(toCell: cell)
+      if relation != expected { disagreements += 1 }
+      counts[relation, default: 0] += 1
+    }
     for size in [1.0 / 1024, 1.0 / 256, 1.0 / 64] {
       for _ in 0..<600 {
         let south = generator.double(in: (box.south - 0.01)...(box.north + 0.01))
         let west = generator.double(in: (box.west - 0.01)...(box.east + 0.01))
-        let cell = BoundingBox(south: south, west: west, north: south + size, east: west + size)
-        let byPart = parts.map { $0.relation(toCell: cell) }
-        let expected: CellRelation =
-          byPart.contains(.mixed) ? .mixed : byPart.contains(.inside) ? .inside : .outside
-        let relation = shape.relation(toCell: cell)
-        if relation != expected { disagreements += 1 }
-        counts[relation, default: 0] += 1
+        check(BoundingBox(south: south, west: west, north: south + size, east: west + size))
       }
     }
     // Every part, even the smallest islet, is met by a cell on its first vertex and by one
@@ -93,15 +96,10 @@ import Testing
       let meanLongitude = ring.map(\.longitude).reduce(0, +) / Double(ring.count)
       for (latitude, longitude) in [(ring[0].latitude, ring[0].longitude), (meanLatitude, meanLongitude)] {
         let size = 1.0 / 8192
-        let cell = BoundingBox(
-          south: latitude - size / 2, west: longitude - size / 2,
-          north: latitude + size / 2, east: longitude + size / 2)
-        let byPart = parts.map { $0.relation(toCell: cell) }
-        let expected: CellRelation =
-          byPart.contains(.mixed) ? .mixed : byPart.contains(.inside) ? .inside : .outside
-        let relation = shape.relation(toCell: cell)
-        if relation != expected { disagreements += 1 }
-        counts[relation, default: 0] += 1
+        check(
+          BoundingBox(
+            south: latitude - size / 2, west: longitude - size / 2,
+            north: latitude + size / 2, east: longitude + size / 2))
       }
     }
     #expect(disagreements == 0)
