@@ -22,9 +22,10 @@ extension EdgeIndex {
   /// Shapes with fewer edges than this are scanned whole: a stripe would not pay for itself.
   static let smallEdgeCount = 32
 
-  /// Colour 0 for up to 4,096 entries, shared by every index of one part of colour 0 with no
-  /// more entries than that: a query reads only as many as the index has entries.
-  static let zeroColours = ContiguousArray<UInt8>(repeating: 0, count: 4_096)
+  /// Colour 0 for up to 65,536 edges, shared by every index of one part of colour 0 with no
+  /// more edges than that: a query reads only as many as the index has edges. 64 KB once, where
+  /// 4,096 left each of the time zones' larger polygons a zero colour per edge (0.99 MB).
+  static let zeroColours = ContiguousArray<UInt8>(repeating: 0, count: 65_536)
   /// The part colours of a single part of colour 0, shared.
   static let zeroColour: [UInt8] = [0]
 

@@ -3,6 +3,12 @@ import Testing
 
 @testable import FenceGeometry
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// An edge index's stripes file edge numbers (4 bytes) per stripe, not copies of the edges (32
 /// bytes): large polygons held most of their memory in those copies. A polygon's stripes are
 /// its edge index's own (one object); a multipolygon's join its parts' edges.
@@ -79,6 +85,24 @@ import Testing
       if filed[k] != Array(first...last) { misfiled += 1 }
     }
     #expect(misfiled == 0, sourceLocation: sourceLocation)
+  }
+
+  /// One part's edges are all of colour 0: up to 65,536 edges share one array of zeros, more
+  /// have their own.
+  @Test(arguments: [(5_000, true), (65_536, true), (65_537, false)])
+  func onePartSharesItsZeroColours(edgeCount: Int, shared: Bool) throws {
+    let ring = (0..<edgeCount).map { k -> Coordinate in
+      let angle = Double(k) / Double(edgeCount) * 2 * Double.pi
+      return Coordinate(
+        uncheckedLatitude: 40.7 + 0.01 * sin(angle), longitude: -74 + 0.01 * cos(angle))
+    }
+    let index = EdgeIndex(chains: [ring + [ring[0]]])
+    #expect(index.edgeCount == edgeCount)
+    #expect(index.colours.allSatisfy { $0 == 0 })
+    let sameStorage = index.colours.withUnsafeBufferPointer { colours in
+      EdgeIndex.zeroColours.withUnsafeBufferPointer { $0.baseAddress == colours.baseAddress }
+    }
+    #expect(sameStorage == shared)
   }
 
   /// One stripe over one part needs no numbers and no offsets: entry k is edge k.
