@@ -36,10 +36,11 @@ final class EdgeIndex: Sendable {
   /// Number of latitude stripes, at least 1, and stripes per degree (0 for one stripe).
   let stripeCount: Int
   let stripeScale: Double
-  /// `stripeCount + 1` offsets into ``edgeNumbers``; empty when one stripe holds every edge of
+  /// `stripeCount + 1` offsets into ``edgeNumbers``, 2 bytes each or (more than 65,535
+  /// entries) 4 in two halves (``stripeOffset(_:)``); empty when one stripe holds every edge of
   /// one part (its entries are then all the edges: most small polygons, which would otherwise
   /// each hold a two-value array).
-  let offsets: ContiguousArray<Int32>
+  let offsets: ContiguousArray<UInt16>
   /// The entries: per stripe, the numbers of its edges, 2 bytes each or (more than 65,536
   /// edges) 4 in two halves (``stripeEntry(_:)``). Empty when one stripe holds every edge of one
   /// part.
@@ -255,7 +256,8 @@ final class EdgeIndex: Sendable {
     stride == 4 ? values / 4 : max(0, values / 2 - 1)
   }
 
-  /// The edge number of stripe entry `k` (`offsets[s] ..< offsets[s + 1]` are stripe `s`'s).
+  /// The edge number of stripe entry `k` (`stripeOffset(s) ..< stripeOffset(s + 1)` are stripe
+  /// `s`'s).
   func stripeEntry(_ k: Int) -> Int {
     if EdgeIndex.hasNarrowEdgeNumbers(edgeCount: edgeCount) { return Int(edgeNumbers[k]) }
     return edgeNumbers.withUnsafeBytes { Int($0.load(fromByteOffset: 4 * k, as: UInt32.self)) }

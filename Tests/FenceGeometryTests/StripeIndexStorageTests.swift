@@ -27,7 +27,9 @@ import Testing
     #expect(MultiPolygon(star).stripes === star.index)
     #expect(stripes.stripeCount > 1)
     // Two bytes an entry: a thousand edges fit 16-bit numbers.
-    #expect(stripes.edgeNumbers.count == Int(stripes.offsets[stripes.stripeCount]))
+    #expect(stripes.edgeNumbers.count == stripes.stripeOffset(stripes.stripeCount))
+    // Two bytes an offset: the entries number under 65,536.
+    #expect(stripes.offsets.count == stripes.stripeCount + 1)
     #expect(stripes.edgeNumbers.count >= edgeCount)
     expectEachEdgeInTheStripesOfItsLatitudes(stripes)
   }
@@ -43,8 +45,11 @@ import Testing
       generator: &generator)
     let stripes = star.index
     #expect(stripes.edgeCount == edgeCount)
-    let entries = Int(stripes.offsets[stripes.stripeCount])
+    let entries = stripes.stripeOffset(stripes.stripeCount)
     #expect(stripes.edgeNumbers.count == (narrow ? entries : 2 * entries))
+    // Each has over 65,535 entries: offsets of 4 bytes, in two halves.
+    #expect(entries > 65_535)
+    #expect(stripes.offsets.count == 2 * (stripes.stripeCount + 1))
     expectEachEdgeInTheStripesOfItsLatitudes(stripes)
     let ring = star.exterior
     var unit = SeededGenerator(seed: 12)
@@ -71,7 +76,7 @@ import Testing
   ) {
     var filed = [[Int]](repeating: [], count: index.edgeCount)
     for s in 0..<index.stripeCount {
-      let numbers = (Int(index.offsets[s])..<Int(index.offsets[s + 1])).map(index.stripeEntry)
+      let numbers = (index.stripeOffset(s)..<index.stripeOffset(s + 1)).map(index.stripeEntry)
       #expect(zip(numbers, numbers.dropFirst()).allSatisfy { $0 < $1 }, sourceLocation: sourceLocation)
       for number in numbers { filed[number].append(s) }
     }
