@@ -23,12 +23,9 @@ static inline void fencekit_prefetch(const void *address) {
 
 // Returns the allocator's free pages to the system (glibc's malloc_trim: whole free pages
 // inside the heap are given back, not only its top). Elsewhere it does nothing. Costs a walk of
-// the allocator's free lists: call it now and then, not per allocation.
-static inline void fencekit_release_free_memory(void) {
-#if defined(__GLIBC__)
-  malloc_trim(0);
-#endif
-}
+// the allocator's free lists: call it now and then, not per allocation. Defined in
+// MemoryHints.c: its first call is made once, alone (see there).
+void fencekit_release_free_memory(void);
 
 // Gives back to the system the whole pages between `from` and `to` (rounded inward: a page
 // that holds anything outside the range is kept) of private memory the caller owns and will
