@@ -51,8 +51,31 @@ extension EdgeIndex {
   /// Where stripe `s`'s entries start (`s` up to ``stripeCount``, whose offset is the number
   /// of entries); only for an index with offsets (more than one stripe, or several parts).
   func stripeOffset(_ s: Int) -> Int {
-    if offsets.count == stripeCount + 1 { return Int(offsets[s]) }
-    return offsets.withUnsafeBytes { Int($0.load(fromByteOffset: 4 * s, as: UInt32.self)) }
+    offsets.withUnsafeBufferPointer {
+      Self.value($0, s, narrow: offsets.count == stripeCount + 1)
+    }
+  }
+
+  /// Value `k` of an array of 2-byte words holding values of one width: word `k` when
+  /// `narrow`, else words `2k` and `2k + 1` read as one `UInt32` (the stripes' edge numbers and
+  /// offsets).
+  @inline(__always)
+  static func value(_ words: UnsafeBufferPointer<UInt16>, _ k: Int, narrow: Bool) -> Int {
+    if narrow { return Int(words[k]) }
+    return Int(UnsafeRawBufferPointer(words).load(fromByteOffset: 4 &* k, as: UInt32.self))
+  }
+
+  /// Stores `value` as value `k` of such an array (see ``value(_:_:narrow:)``).
+  @inline(__always)
+  static func store(
+    _ value: Int, _ k: Int, in words: UnsafeMutableBufferPointer<UInt16>, narrow: Bool
+  ) {
+    if narrow {
+      words[k] = UInt16(truncatingIfNeeded: value)
+    } else {
+      UnsafeMutableRawBufferPointer(words).storeBytes(
+        of: UInt32(value), toByteOffset: 4 * k, as: UInt32.self)
+    }
   }
 
   /// Whether an index of `edgeCount` edges stores its stripes' edge numbers in 2 bytes.
@@ -106,28 +129,17 @@ extension EdgeIndex {
         for k in 0..<edgeCount {
           let i = edgeStride * k
           for s in stripeRange(e[i + 1], e[i + 3]) {
-            if narrow {
-              numbers[next[s]] = UInt16(truncatingIfNeeded: k)
-            } else {
-              UnsafeMutableRawBufferPointer(numbers).storeBytes(
-                of: UInt32(k), toByteOffset: 4 * next[s], as: UInt32.self)
-            }
+            store(k, next[s], in: numbers, narrow: narrow)
             next[s] += 1
           }
         }
       }
     }
+    let narrowOffsets = total <= narrowOffsetLimit
     var offsets = ContiguousArray<UInt16>(
-      repeating: 0, count: total <= narrowOffsetLimit ? stripes + 1 : 2 * (stripes + 1))
+      repeating: 0, count: narrowOffsets ? stripes + 1 : 2 * (stripes + 1))
     offsets.withUnsafeMutableBufferPointer { offsets in
-      for s in 0...stripes {
-        if total <= narrowOffsetLimit {
-          offsets[s] = UInt16(truncatingIfNeeded: counts[s])
-        } else {
-          UnsafeMutableRawBufferPointer(offsets).storeBytes(
-            of: UInt32(counts[s]), toByteOffset: 4 * s, as: UInt32.self)
-        }
-      }
+      for s in 0...stripes { store(counts[s], s, in: offsets, narrow: narrowOffsets) }
     }
     return Stripes(count: stripes, scale: scale, offsets: offsets, edgeNumbers: numbers)
   }
@@ -208,13 +220,9 @@ extension EdgeIndex {
             let entries: Range<Int>
             if o.isEmpty {
               entries = 0..<EdgeIndex.edgeCount(values: e.count, stride: stride)
-            } else if o.count == stripeCount &+ 1 {
-              entries = Int(o[s])..<Int(o[s &+ 1])
             } else {
-              let wide = UnsafeRawBufferPointer(o)
-              entries =
-                Int(wide.load(fromByteOffset: 4 &* s, as: UInt32.self))..<Int(
-                  wide.load(fromByteOffset: 4 &* (s &+ 1), as: UInt32.self))
+              let narrow = o.count == stripeCount &+ 1
+              entries = Self.value(o, s, narrow: narrow)..<Self.value(o, s &+ 1, narrow: narrow)
             }
             if n.isEmpty {
               return Self.crossingParities(
@@ -226,10 +234,9 @@ extension EdgeIndex {
               return Self.crossingParities(
                 x: x, y: y, edges: e, stride: stride, colours: c, entries: entries) { Int(n[$0]) }
             }
-            let wide = UnsafeRawBufferPointer(n)
             return Self.crossingParities(
               x: x, y: y, edges: e, stride: stride, colours: c, entries: entries
-            ) { Int(wide.load(fromByteOffset: 4 &* $0, as: UInt32.self)) }
+            ) { Self.value(n, $0, narrow: false) }
           }
         }
       }

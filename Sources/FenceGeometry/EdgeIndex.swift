@@ -259,8 +259,9 @@ final class EdgeIndex: Sendable {
   /// The edge number of stripe entry `k` (`stripeOffset(s) ..< stripeOffset(s + 1)` are stripe
   /// `s`'s).
   func stripeEntry(_ k: Int) -> Int {
-    if EdgeIndex.hasNarrowEdgeNumbers(edgeCount: edgeCount) { return Int(edgeNumbers[k]) }
-    return edgeNumbers.withUnsafeBytes { Int($0.load(fromByteOffset: 4 * k, as: UInt32.self)) }
+    edgeNumbers.withUnsafeBufferPointer {
+      EdgeIndex.value($0, k, narrow: EdgeIndex.hasNarrowEdgeNumbers(edgeCount: edgeCount))
+    }
   }
 
   /// Edge `k` as `x0, y0, x1, y1` in the frame.
