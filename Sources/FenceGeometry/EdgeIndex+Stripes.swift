@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The stripes of an edge index: its edges bucketed into horizontal stripes for the
 /// point-in-polygon test, so that a query reads only the edges filed in its stripe.
 ///
@@ -34,13 +36,74 @@ extension EdgeIndex {
 
   /// The stripe table of some edges: how many stripes, their scale, and per stripe the numbers
   /// of its edges (see the type's notes).
-  struct Stripes {
+  struct Stripes: Sendable {
     var count = 1
     var scale = 0.0
     /// `count + 1` offsets, 2 bytes each, or 4 in two halves (see the type's notes).
     var offsets: ContiguousArray<UInt16> = []
     var edgeNumbers: ContiguousArray<UInt16> = []
   }
+
+  /// An index's stripes once filed: the object its ``stripeSlot`` points to.
+  final class StripeTable: Sendable {
+    let stripes: Stripes
+    init(_ stripes: Stripes) { self.stripes = stripes }
+  }
+
+  /// The table of one stripe over one part (no offsets, no numbers), shared by every index that
+  /// small (most polygons), never released.
+  static let emptyStripeTable = UInt(
+    bitPattern: Unmanaged.passRetained(StripeTable(Stripes())).toOpaque())
+
+  /// What a new index's stripe slot holds: the shared empty table when `edgeCount` edges of one
+  /// part are scanned whole anyway (``fileStripes`` would file one stripe), else `nil` (filed on
+  /// first use, 0).
+  static func initialStripeSlot(edgeCount: Int, parts: Int) -> UInt {
+    edgeCount < smallEdgeCount && parts == 1 ? emptyStripeTable : 0
+  }
+
+  /// Calls `body` with the stripes, filing them first if no query has yet (on any thread).
+  ///
+  /// Once filed, a query costs one acquiring load (a plain load on x86-64 and ARM64's LDAR) and
+  /// no reference counting: the table lives as long as the index.
+  @inline(__always)
+  func withStripes<R>(_ body: (Stripes) -> R) -> R {
+    var table = stripeSlot.load(ordering: .acquiring)
+    if table == 0 { table = fileStripesOnce() }
+    return Unmanaged<StripeTable>.fromOpaque(UnsafeRawPointer(bitPattern: table)!)
+      ._withUnsafeGuaranteedRef { body($0.stripes) }
+  }
+
+  /// Files the stripes and publishes them; when another thread published first, its table is
+  /// kept and this one dropped (both are the same table: filing is a function of the edges).
+  @inline(never)
+  private func fileStripesOnce() -> UInt {
+    let stripes = EdgeIndex.fileStripes(
+      edges: edges, stride: edgeStride, edgeCount: edgeCount, minY: minY, maxY: maxY,
+      parts: partCount)
+    let filed = Unmanaged.passRetained(StripeTable(stripes))
+    let (stored, current) = stripeSlot.compareExchange(
+      expected: 0, desired: UInt(bitPattern: filed.toOpaque()), ordering: .acquiringAndReleasing)
+    if stored { return UInt(bitPattern: filed.toOpaque()) }
+    filed.release()
+    return current
+  }
+
+  /// Whether the stripes are filed (tests; a query files them).
+  var hasFiledStripes: Bool { stripeSlot.load(ordering: .acquiring) != 0 }
+
+  /// Number of latitude stripes, at least 1 (files the stripes when not yet filed).
+  var stripeCount: Int { withStripes { $0.count } }
+  /// Stripes per degree, 0 for one stripe (files the stripes when not yet filed).
+  var stripeScale: Double { withStripes { $0.scale } }
+  /// `stripeCount + 1` offsets into ``edgeNumbers``, 2 bytes each or (more than 65,535 entries)
+  /// 4 in two halves (``stripeOffset(_:)``); empty when one stripe holds every edge of one part
+  /// (its entries are then all the edges: most small polygons).
+  var offsets: ContiguousArray<UInt16> { withStripes { $0.offsets } }
+  /// The entries: per stripe, the numbers of its edges, 2 bytes each or (more than 65,536
+  /// edges) 4 in two halves (``stripeEntry(_:)``). Empty when one stripe holds every edge of one
+  /// part.
+  var edgeNumbers: ContiguousArray<UInt16> { withStripes { $0.edgeNumbers } }
 
   /// The most edges whose numbers are stored in 2 bytes (see the type's notes).
   static let narrowEdgeLimit = 1 << 16
@@ -51,8 +114,10 @@ extension EdgeIndex {
   /// Where stripe `s`'s entries start (`s` up to ``stripeCount``, whose offset is the number
   /// of entries); only for an index with offsets (more than one stripe, or several parts).
   func stripeOffset(_ s: Int) -> Int {
-    offsets.withUnsafeBufferPointer {
-      Self.value($0, s, narrow: offsets.count == stripeCount + 1)
+    withStripes { stripes in
+      stripes.offsets.withUnsafeBufferPointer {
+        Self.value($0, s, narrow: $0.count == stripes.count + 1)
+      }
     }
   }
 
@@ -211,17 +276,18 @@ extension EdgeIndex {
   @inline(__always)
   func crossingParities(x: Double, y: Double) -> UInt64? {
     guard y >= minY, y <= maxY, x >= minX, x <= maxX else { return 0 }
-    let s = EdgeIndex.stripe(y, minY: minY, scale: stripeScale, count: stripeCount)
-    return offsets.withUnsafeBufferPointer { o in
+    return withStripes { stripes in
+      let s = EdgeIndex.stripe(y, minY: minY, scale: stripes.scale, count: stripes.count)
+      return stripes.offsets.withUnsafeBufferPointer { o in
       edges.withUnsafeBufferPointer { e in
         colours.withUnsafeBufferPointer { c in
-          edgeNumbers.withUnsafeBufferPointer { n in
+          stripes.edgeNumbers.withUnsafeBufferPointer { n in
             let stride = edgeStride
             let entries: Range<Int>
             if o.isEmpty {
               entries = 0..<EdgeIndex.edgeCount(values: e.count, stride: stride)
             } else {
-              let narrow = o.count == stripeCount &+ 1
+              let narrow = o.count == stripes.count &+ 1
               entries = Self.value(o, s, narrow: narrow)..<Self.value(o, s &+ 1, narrow: narrow)
             }
             if n.isEmpty {
@@ -239,6 +305,7 @@ extension EdgeIndex {
             ) { Self.value(n, $0, narrow: false) }
           }
         }
+      }
       }
     }
   }

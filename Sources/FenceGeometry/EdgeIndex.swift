@@ -1,8 +1,11 @@
+import Synchronization
+
 /// The straight edges of one shape in a planar (longitude, latitude) frame, in chain order,
 /// with a tree of edge-chunk boxes for nearest-edge searches.
 ///
 /// Built once when a ``Polygon`` or ``Polyline`` is made and never changed, so it is shared
-/// between copies of the value and across threads. Edges are stored flat (`x0, y0, x1, y1` per
+/// between copies of the value and across threads; only its stripes are filed later, on the
+/// first containment query, and published once (``stripeTable``). Edges are stored flat (`x0, y0, x1, y1` per
 /// edge) in the order of the chains, so consecutive edges are neighbours on the ground; the
 /// chunk tree (see `ChunkTree.swift`) groups them by `chunkSize` and boxes the groups, for
 /// distances; latitude stripes (see `EdgeIndex+Stripes.swift`) file them for point-in-polygon.
@@ -33,23 +36,22 @@ final class EdgeIndex: Sendable {
   /// The boxes of edge chunks and of their groups, level by level (see ``ChunkTree``); empty
   /// for a multipolygon's joined index.
   let tree: ChunkTree
-  /// Number of latitude stripes, at least 1, and stripes per degree (0 for one stripe).
-  let stripeCount: Int
-  let stripeScale: Double
-  /// `stripeCount + 1` offsets into ``edgeNumbers``, 2 bytes each or (more than 65,535
-  /// entries) 4 in two halves (``stripeOffset(_:)``); empty when one stripe holds every edge of
-  /// one part (its entries are then all the edges: most small polygons, which would otherwise
-  /// each hold a two-value array).
-  let offsets: ContiguousArray<UInt16>
-  /// The entries: per stripe, the numbers of its edges, 2 bytes each or (more than 65,536
-  /// edges) 4 in two halves (``stripeEntry(_:)``). Empty when one stripe holds every edge of one
-  /// part.
-  let edgeNumbers: ContiguousArray<UInt16>
+  /// The latitude stripes (``StripeTable``), filed on the first containment query, not when the
+  /// index is made: most polygons of a large zone set are never asked (the time zones' stripes
+  /// were 21 MB of the harbor week's memory, of which the harbor's fixes read a few polygons').
+  /// The slot holds the table's address (0 for none: `Atomic` of a pointer would not be
+  /// `Sendable`). Set once, from 0 to a retained table, by whichever thread files first (see
+  /// ``stripeTable``); an index small enough to be scanned whole starts with the shared empty
+  /// table.
+  let stripeSlot: Atomic<UInt>
   /// The colour of each edge (a bit number of the parity word); may be longer than the edges
   /// (``zeroColours``).
   let colours: ContiguousArray<UInt8>
   /// The colour of each part, in the order the parts were given (one part: colour 0).
   let partColours: [UInt8]
+
+  /// The number of parts whose edges the index holds (1 unless joined): one colour each.
+  var partCount: Int { partColours.count }
 
   /// Indexes the edges between consecutive vertices of each chain (a polygon's closed rings, or
   /// a polyline's vertices).
@@ -115,12 +117,7 @@ final class EdgeIndex: Sendable {
     self.maxY = maxY
     self.tree = ChunkTree(edges: edges, stride: edgeStride)
     let count = EdgeIndex.edgeCount(values: edges.count, stride: edgeStride)
-    let stripes = EdgeIndex.fileStripes(
-      edges: edges, stride: edgeStride, edgeCount: count, minY: minY, maxY: maxY, parts: 1)
-    stripeCount = stripes.count
-    stripeScale = stripes.scale
-    offsets = stripes.offsets
-    edgeNumbers = stripes.edgeNumbers
+    stripeSlot = Atomic(EdgeIndex.initialStripeSlot(edgeCount: count, parts: 1))
     colours =
       count <= EdgeIndex.zeroColours.count
       ? EdgeIndex.zeroColours : ContiguousArray(repeating: 0, count: count)
@@ -176,12 +173,14 @@ final class EdgeIndex: Sendable {
     self.minY = minY
     self.maxY = maxY
     tree = ChunkTree(edges: [], stride: 4)
-    let stripes = EdgeIndex.fileStripes(
-      edges: joined, stride: 4, edgeCount: edgeCount, minY: minY, maxY: maxY, parts: parts.count)
-    stripeCount = stripes.count
-    stripeScale = stripes.scale
-    offsets = stripes.offsets
-    edgeNumbers = stripes.edgeNumbers
+    stripeSlot = Atomic(EdgeIndex.initialStripeSlot(edgeCount: edgeCount, parts: parts.count))
+  }
+
+  deinit {
+    let table = stripeSlot.load(ordering: .acquiring)
+    if table != 0, table != EdgeIndex.emptyStripeTable {
+      Unmanaged<StripeTable>.fromOpaque(UnsafeRawPointer(bitPattern: table)!).release()
+    }
   }
 
   /// Whether every two consecutive vertices of `chain` that are the same point in the frame (a
@@ -220,10 +219,10 @@ final class EdgeIndex: Sendable {
     minY = other.minY
     maxY = other.maxY
     tree = ChunkTree(edges: other.edges, stride: other.edgeStride, storing: true)
-    stripeCount = other.stripeCount
-    stripeScale = other.stripeScale
-    offsets = other.offsets
-    edgeNumbers = other.edgeNumbers
+    // The copy measures distances (a multipolygon's part): its stripes, if ever asked, are
+    // filed again rather than shared, which would need a count of owners.
+    stripeSlot = Atomic(
+      EdgeIndex.initialStripeSlot(edgeCount: other.edgeCount, parts: other.partCount))
     colours = other.colours
     partColours = other.partColours
   }
@@ -259,8 +258,10 @@ final class EdgeIndex: Sendable {
   /// The edge number of stripe entry `k` (`stripeOffset(s) ..< stripeOffset(s + 1)` are stripe
   /// `s`'s).
   func stripeEntry(_ k: Int) -> Int {
-    edgeNumbers.withUnsafeBufferPointer {
-      EdgeIndex.value($0, k, narrow: EdgeIndex.hasNarrowEdgeNumbers(edgeCount: edgeCount))
+    withStripes { stripes in
+      stripes.edgeNumbers.withUnsafeBufferPointer {
+        EdgeIndex.value($0, k, narrow: EdgeIndex.hasNarrowEdgeNumbers(edgeCount: edgeCount))
+      }
     }
   }
 

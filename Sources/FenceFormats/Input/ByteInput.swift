@@ -113,14 +113,22 @@ final class ByteInput {
   }
 
   /// Reads everything that is left (zone files are parsed whole).
+  ///
+  /// The result is given room for the whole input at once when its size is known (a file as it
+  /// is on disk, or the size a gzip file's trailer records): growing by doubling held the old
+  /// copy beside the new at the end, 32 MB of the time zones' 47 MB of text.
   func readAll() throws(InputError) -> [UInt8] {
     var result: [UInt8] = []
-    while true {
-      try refill()
-      if start == end { return result }
+    try refill()
+    if let size = plainFileSize ?? gzipInflatedSize {
+      result.reserveCapacity(max(0, size - position) + 1)
+    }
+    while start < end {
       result.append(contentsOf: UnsafeBufferPointer(start: buffer + start, count: end - start))
       start = end
+      try refill()
     }
+    return result
   }
 
   /// Bytes of the (inflated) input handed out or passed so far.
@@ -134,6 +142,23 @@ final class ByteInput {
     var status = stat()
     guard stat(path, &status) == 0, status.st_size > 0 else { return nil }
     return Int(status.st_size)
+  }
+
+  /// The inflated size a gzip file's trailer records (its last four bytes, little-endian: the
+  /// size modulo 2^32 of its last member), once something was read; a hint only (a file of
+  /// several members, or over 4 GiB, reads on past it), so it is trusted up to the most deflate
+  /// can inflate (1,032 times the compressed size). `nil` for anything else.
+  private var gzipInflatedSize: Int? {
+    guard let file, path != "-", gzdirect(file) == 0 else { return nil }
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_size >= 18 else { return nil }
+    var trailer: UInt32 = 0
+    guard pread(descriptor, &trailer, 4, off_t(status.st_size - 4)) == 4 else { return nil }
+    let size = Int(UInt32(littleEndian: trailer))
+    return size <= 1_032 * Int(status.st_size) ? size : nil
   }
 
   /// Moves unread bytes to the front, grows the buffer if it is full, and reads up to
