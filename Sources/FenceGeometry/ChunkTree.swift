@@ -54,6 +54,26 @@ struct ChunkTree: Sendable {
     self.init(edges: edges, stride: stride, storing: nil)
   }
 
+  /// The tree over `edgeCount` edges with no nodes stored: its shape only, the nodes made for
+  /// each search by ``withNodes(edges:stride:_:)``. Allocates nothing and reads no edge.
+  init(unstoredOverEdges edgeCount: Int) {
+    storedNodes = []
+    guard edgeCount > 0 else {
+      chunkCount = 0
+      levelCount32 = 0
+      return
+    }
+    let chunks = (edgeCount + Self.chunkSize - 1) / Self.chunkSize
+    chunkCount = Int32(chunks)
+    levelCount32 = Int32(Self.levelCount(chunks: chunks))
+  }
+
+  /// Whether a tree over `edgeCount` edges stores its nodes unless told otherwise (more than
+  /// ``unstoredChunkLimit`` chunks).
+  static func storesNodes(edgeCount: Int) -> Bool {
+    (edgeCount + chunkSize - 1) / chunkSize > unstoredChunkLimit
+  }
+
   /// ``init(edges:stride:)``, with `storing` to keep the nodes (`true`) or not (`false`)
   /// whatever the chunk count (for tests; `nil`: as ``unstoredChunkLimit`` says).
   init(edges: ContiguousArray<Double>, stride: Int, storing: Bool?) {

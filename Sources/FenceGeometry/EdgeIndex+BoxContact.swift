@@ -36,6 +36,18 @@ extension EdgeIndex {
     _ body: (Int) -> Bool
   ) -> Bool
   {
+    withTree { tree in
+      forEachEdge(
+        meetingBox: minX, minY, maxX, maxY, margin: margin, tree: tree, body)
+    }
+  }
+
+  /// ``forEachEdge(meetingBox:_:_:_:margin:_:)`` over the index's `tree`.
+  @inline(__always)
+  private func forEachEdge(
+    meetingBox minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double, margin: Double,
+    tree: ChunkTree, _ body: (Int) -> Bool
+  ) -> Bool {
     let levels = tree.levelCount
     guard levels > 0 else { return false }
     let x0 = minX - margin

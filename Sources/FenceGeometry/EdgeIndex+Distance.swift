@@ -22,13 +22,30 @@ extension EdgeIndex {
   /// - Complexity: about O(log *n* + *k*) for the *k* edges whose chunk boxes come within the
   ///   answer's distance; O(*n*) in the worst case. Allocates nothing.
   func distance(from p: Position, below limit: Double = .infinity) -> Double {
-    guard tree.levelCount > 0 else { return .infinity }
+    guard treeStorage != .none else { return .infinity }
     return distance(from: p, below: limit, bound: BoxDistanceBound(p))
   }
 
   /// ``distance(from:below:)`` with the position's ``BoxDistanceBound`` (and so its
   /// ``LocalPlane``) already made: the parts of a multipolygon share one.
   func distance(from p: Position, below limit: Double, bound: BoxDistanceBound) -> Double {
+    // A tree that stores no nodes makes them for the search: first its root, from the extent,
+    // so that a polygon wholly beyond the limit costs one bound and makes no node.
+    if treeStorage == .madePerSearch {
+      let window = DegreeWindow(bound.plane, limit: limit)
+      let rootBound = withTreeRoot { root -> Double? in
+        window.excludes(node: 0, of: root) ? nil : bound.metres(node: 0, of: root)
+      }
+      guard let rootBound = rootBound ?? nil, rootBound <= limit else { return .infinity }
+    }
+    return withTree { tree in distance(from: p, below: limit, bound: bound, tree: tree) }
+  }
+
+  /// ``distance(from:below:bound:)`` over the index's `tree`.
+  @inline(__always)
+  private func distance(
+    from p: Position, below limit: Double, bound: BoxDistanceBound, tree: ChunkTree
+  ) -> Double {
     let levels = tree.levelCount
     guard levels > 0 else { return .infinity }
     let plane = bound.plane
@@ -61,15 +78,6 @@ extension EdgeIndex {
         0.5,
         0.5 * reach * reach * secant2 + 0.5 * height * (tangent + 0.1)
           + 0.01 * latitudeReach + 1e-6)
-    }
-
-    // A tree that stores no nodes makes them for the search: first its root, from the extent,
-    // so that a polygon wholly beyond the limit costs one bound and makes no node.
-    if !tree.storesNodes {
-      let rootBound = withTreeRoot { root -> Double? in
-        window.excludes(node: 0, of: root) ? nil : bound.metres(node: 0, of: root)
-      }
-      guard let rootBound = rootBound ?? nil, rootBound <= limit else { return .infinity }
     }
 
     return edges.withUnsafeBufferPointer { e in
@@ -294,10 +302,13 @@ extension MultiPolygon {
     let window = DegreeWindow(bound.plane, limit: limit)
     // The parts store their trees' nodes (``ManyParts``): the root is the last node.
     func lowerBound(_ index: EdgeIndex) -> Double {
-      let end = index.tree.storedNodes.count / ChunkTree.stride
-      guard end > 0 else { return .infinity }
-      return index.tree.storedNodes.withUnsafeBufferPointer { nodes in
-        window.excludes(node: end - 1, of: nodes) ? .infinity : bound.metres(node: end - 1, of: nodes)
+      index.withTree { tree in
+        let end = tree.storedNodes.count / ChunkTree.stride
+        guard end > 0 else { return .infinity }
+        return tree.storedNodes.withUnsafeBufferPointer { nodes in
+          window.excludes(node: end - 1, of: nodes)
+            ? .infinity : bound.metres(node: end - 1, of: nodes)
+        }
       }
     }
     // The parts are read in place: iterating them copied each part (its rings, edge index and

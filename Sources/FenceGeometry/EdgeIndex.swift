@@ -33,9 +33,13 @@ final class EdgeIndex: Sendable {
   let maxX: Double
   let minY: Double
   let maxY: Double
-  /// The boxes of edge chunks and of their groups, level by level (see ``ChunkTree``); empty
-  /// for a multipolygon's joined index.
-  let tree: ChunkTree
+  /// How the chunk tree (``ChunkTree``: the boxes of edge chunks and of their groups, level by
+  /// level) is held: none (a multipolygon's joined index), made for each search (a small
+  /// tree), or stored, built on first use (``withTree(_:)``).
+  let treeStorage: TreeStorage
+  /// The stored chunk tree (a ``TreeTable``'s address, 0 until the first search that needs
+  /// it), when ``treeStorage`` is `.stored`: set once, as ``stripeSlot`` is.
+  let treeSlot: Atomic<UInt>
   /// The latitude stripes (``StripeTable``), filed on the first containment query, not when the
   /// index is made: most polygons of a large zone set are never asked (the time zones' stripes
   /// were 21 MB of the harbor week's memory, of which the harbor's fixes read a few polygons').
@@ -115,8 +119,10 @@ final class EdgeIndex: Sendable {
     self.maxX = maxX
     self.minY = minY
     self.maxY = maxY
-    self.tree = ChunkTree(edges: edges, stride: edgeStride)
     let count = EdgeIndex.edgeCount(values: edges.count, stride: edgeStride)
+    treeStorage =
+      count == 0 ? .none : (ChunkTree.storesNodes(edgeCount: count) ? .stored : .madePerSearch)
+    treeSlot = Atomic(0)
     stripeSlot = Atomic(EdgeIndex.initialStripeSlot(edgeCount: count, parts: 1))
     colours =
       count <= EdgeIndex.zeroColours.count
@@ -172,7 +178,8 @@ final class EdgeIndex: Sendable {
     self.maxX = maxX
     self.minY = minY
     self.maxY = maxY
-    tree = ChunkTree(edges: [], stride: 4)
+    treeStorage = .none
+    treeSlot = Atomic(0)
     stripeSlot = Atomic(EdgeIndex.initialStripeSlot(edgeCount: edgeCount, parts: parts.count))
   }
 
@@ -180,6 +187,10 @@ final class EdgeIndex: Sendable {
     let table = stripeSlot.load(ordering: .acquiring)
     if table != 0, table != EdgeIndex.emptyStripeTable {
       Unmanaged<StripeTable>.fromOpaque(UnsafeRawPointer(bitPattern: table)!).release()
+    }
+    let tree = treeSlot.load(ordering: .acquiring)
+    if tree != 0 {
+      Unmanaged<TreeTable>.fromOpaque(UnsafeRawPointer(bitPattern: tree)!).release()
     }
   }
 
@@ -206,7 +217,7 @@ final class EdgeIndex: Sendable {
   /// for the parts of a multipolygon, whose distance search may measure many parts at every
   /// call, where making each part's nodes again would cost a cosine and a sine a node.
   func storingTreeNodes() -> EdgeIndex {
-    tree.storesNodes || tree.levelCount == 0 ? self : EdgeIndex(self, storingTreeNodes: ())
+    treeStorage != .madePerSearch ? self : EdgeIndex(self, storingTreeNodes: ())
   }
 
   /// A copy of `other` (its arrays shared) whose chunk tree stores its nodes.
@@ -218,7 +229,8 @@ final class EdgeIndex: Sendable {
     maxX = other.maxX
     minY = other.minY
     maxY = other.maxY
-    tree = ChunkTree(edges: other.edges, stride: other.edgeStride, storing: true)
+    treeStorage = .stored
+    treeSlot = Atomic(0)
     // The copy measures distances (a multipolygon's part): its stripes, if ever asked, are
     // filed again rather than shared, which would need a count of owners.
     stripeSlot = Atomic(
@@ -233,12 +245,18 @@ final class EdgeIndex: Sendable {
   /// made from the extent without reading the edges.
   @inline(__always)
   func withTreeRoot<R>(_ body: (UnsafeBufferPointer<Float>) throws -> R) rethrows -> R? {
-    let count = tree.nodeCount
-    guard count > 0 else { return nil }
-    if tree.storesNodes {
-      return try tree.storedNodes.withUnsafeBufferPointer { nodes in
-        try body(UnsafeBufferPointer(rebasing: nodes[(ChunkTree.stride * (count - 1))...]))
+    switch treeStorage {
+    case .none:
+      return nil
+    case .stored:
+      return try withTree { tree in
+        let count = tree.nodeCount
+        return try tree.storedNodes.withUnsafeBufferPointer { nodes in
+          try body(UnsafeBufferPointer(rebasing: nodes[(ChunkTree.stride * (count - 1))...]))
+        }
       }
+    case .madePerSearch:
+      break
     }
     return try withUnsafeTemporaryAllocation(of: Float.self, capacity: ChunkTree.stride) { root in
       ChunkTree.writeNode(minX, minY, maxX, maxY, into: root.baseAddress!)

@@ -1,7 +1,9 @@
+import Synchronization
+
 /// One or more polygons that together form one fence's area.
 ///
 /// A position is inside when any part covers it (boundaries included). The edges of all parts
-/// are filed in one stripe index at construction (O(*n*) for *n* vertices), so containment costs
+/// are filed in one stripe index on the first containment query (O(*n*) for *n* vertices), so containment costs
 /// the same for one part or hundreds; parts whose bounding boxes overlap are kept apart in it
 /// (see `EdgeIndex+Stripes.swift`), so overlapping parts still answer "covered by some part".
 public struct MultiPolygon: Hashable, Sendable {
@@ -21,7 +23,14 @@ public struct MultiPolygon: Hashable, Sendable {
     /// extent misses a cell without reading (and retaining) the part's index.
     let extents: ContiguousArray<PartExtent>
     @usableFromInline let boundingBox: BoundingBox
-    let stripes: EdgeIndex?
+    /// The joined containment index (``MultiPolygon/stripes``), made by the first query that
+    /// needs it (a copy of every part's edges, four values an edge: most multipolygons of a
+    /// large set are never asked; decision 0017): its address, ``noJoinedIndex`` when the parts
+    /// are tested one by one, 0 before the first query. Set once, as an index's stripes are.
+    let joinedSlot = Atomic<UInt>(0)
+
+    /// The slot's value for "no joined index" (the parts tested one by one): no object's address.
+    static let noJoinedIndex: UInt = 1
 
     /// The parts keep their chunk trees' nodes (``Polygon/storingTreeNodes()``): the distance
     /// search bounds and measures many parts at every call.
@@ -29,7 +38,34 @@ public struct MultiPolygon: Hashable, Sendable {
       self.polygons = polygons.map { $0.storingTreeNodes() }
       extents = ContiguousArray(polygons.map { PartExtent($0.index) })
       boundingBox = BoundingBox.union(polygons.map(\.boundingBox))
-      stripes = MultiPolygon.combinedStripes(polygons)
+    }
+
+    deinit {
+      let joined = joinedSlot.load(ordering: .acquiring)
+      if joined > ManyParts.noJoinedIndex {
+        Unmanaged<EdgeIndex>.fromOpaque(UnsafeRawPointer(bitPattern: joined)!).release()
+      }
+    }
+
+    /// The joined index, made and published first if no query has yet (on any thread; one that
+    /// loses the race drops its own).
+    var stripes: EdgeIndex? {
+      var joined = joinedSlot.load(ordering: .acquiring)
+      if joined == 0 {
+        let made = MultiPolygon.combinedStripes(polygons).map { Unmanaged.passRetained($0) }
+        let value = made.map { UInt(bitPattern: $0.toOpaque()) } ?? ManyParts.noJoinedIndex
+        let (stored, current) = joinedSlot.compareExchange(
+          expected: 0, desired: value, ordering: .acquiringAndReleasing)
+        if stored {
+          joined = value
+        } else {
+          made?.release()
+          joined = current
+        }
+      }
+      guard joined != ManyParts.noJoinedIndex else { return nil }
+      return Unmanaged<EdgeIndex>.fromOpaque(UnsafeRawPointer(bitPattern: joined)!)
+        .takeUnretainedValue()
     }
   }
 

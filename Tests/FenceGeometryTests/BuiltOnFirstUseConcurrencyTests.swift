@@ -1,0 +1,190 @@
+import Dispatch
+import FenceTestSupport
+import Testing
+
+@testable import FenceGeometry
+
+/// An edge index files its stripes on the first containment query and builds its chunk tree on
+/// the first search that needs it, and a multipolygon joins its parts' edges on its first
+/// containment query, not when they are made (most polygons of a large zone set are never
+/// asked; decision 0017). Each is published once: threads asking a fresh shape at the same
+/// moment all get the answers of a shape asked beforehand. (In CI's ThreadSanitizer run: the
+/// suite's name ends in ConcurrencyTests.)
+@Suite struct BuiltOnFirstUseConcurrencyTests {
+  /// Points around and inside a star of `radius` degrees centred on (20 N, 10 E).
+  func samplePoints(count: Int, seed: UInt64) -> [(Double, Double)] {
+    var generator = SeededGenerator(seed: seed)
+    return (0..<count).map { _ in
+      (Double.random(in: 18.5...21.5, using: &generator), Double.random(in: 8.5...11.5, using: &generator))
+    }
+  }
+
+  @Test func stripesAreFiledByTheFirstQuery() throws {
+    var generator = SeededGenerator(seed: 21)
+    let star = try starPolygon(
+      count: 2_000, longitude: 10, latitude: 20, radius: 1, jagged: true, generator: &generator)
+    #expect(!star.index.hasFiledStripes)
+    // Outside the box: answered without the stripes.
+    #expect(!star.contains(latitude: 25, longitude: 10))
+    #expect(!star.index.hasFiledStripes)
+    #expect(star.contains(latitude: 20, longitude: 10))
+    #expect(star.index.hasFiledStripes)
+    #expect(star.index.stripeCount > 1)
+    // A small polygon starts with the shared empty table: nothing to file.
+    let small = try starPolygon(
+      count: 16, longitude: 10, latitude: 20, radius: 1, jagged: false, generator: &generator)
+    #expect(small.index.stripeSlot.load(ordering: .acquiring) == EdgeIndex.emptyStripeTable)
+    // A multipolygon's joined index of several parts files its own on first use.
+    let other = try starPolygon(
+      count: 40, longitude: 14, latitude: 20, radius: 1, jagged: false, generator: &generator)
+    let both = try MultiPolygon([star, other])
+    #expect(both.stripes?.hasFiledStripes == false)
+    #expect(both.contains(latitude: 20, longitude: 14))
+    #expect(both.stripes?.hasFiledStripes == true)
+  }
+
+  @Test func threadsAskingAFreshIndexAtOnceAgreeWithOneFiledBefore() throws {
+    let points = samplePoints(count: 200, seed: 23)
+    for round in 0..<12 {
+      var generator = SeededGenerator(seed: 100 + UInt64(round))
+      let reference = try starPolygon(
+        count: 3_000, longitude: 10, latitude: 20, radius: 1, jagged: true, generator: &generator)
+      let expected = points.map { reference.contains(latitude: $0.0, longitude: $0.1) }
+      #expect(expected.contains(true) && expected.contains(false))
+      // The same star made again: its stripes are not filed yet.
+      generator = SeededGenerator(seed: 100 + UInt64(round))
+      let fresh = try starPolygon(
+        count: 3_000, longitude: 10, latitude: 20, radius: 1, jagged: true, generator: &generator)
+      #expect(!fresh.index.hasFiledStripes)
+      let threads = 4
+      nonisolated(unsafe) let answers = UnsafeMutableBufferPointer<Bool>.allocate(
+        capacity: threads * points.count)
+      defer { answers.deallocate() }
+      DispatchQueue.concurrentPerform(iterations: threads) { thread in
+        // Each thread starts at a different point, so that every one may be the first to ask.
+        for i in 0..<points.count {
+          let k = (i + thread * 50) % points.count
+          answers[thread * points.count + k] = fresh.contains(
+            latitude: points[k].0, longitude: points[k].1)
+        }
+      }
+      for thread in 0..<threads {
+        #expect(Array(answers[(thread * points.count)..<((thread + 1) * points.count)]) == expected)
+      }
+      #expect(fresh.index.stripeCount == reference.index.stripeCount)
+      #expect(fresh.index.edgeNumbers == reference.index.edgeNumbers)
+    }
+  }
+
+  @Test func treesAreBuiltByTheFirstSearchAndEqualOnesBuiltAtOnce() throws {
+    var generator = SeededGenerator(seed: 31)
+    let star = try starPolygon(
+      count: 2_000, longitude: 10, latitude: 20, radius: 1, jagged: true, generator: &generator)
+    #expect(star.index.treeStorage == .stored)
+    #expect(!star.index.hasBuiltTree)
+    // Containment reads the stripes, not the tree.
+    #expect(star.contains(latitude: 20, longitude: 10))
+    #expect(!star.index.hasBuiltTree)
+    let metres = star.distanceToBoundary(
+      from: Position(Coordinate(uncheckedLatitude: 20, longitude: 10)))
+    #expect(metres > 50_000 && metres < 112_000)
+    #expect(star.index.hasBuiltTree)
+    let atOnce = ChunkTree(edges: star.index.edges, stride: star.index.edgeStride, storing: true)
+    #expect(star.index.tree.storedNodes.map(\.bitPattern) == atOnce.storedNodes.map(\.bitPattern))
+    // A small polygon's tree is made for each search and never stored.
+    let small = try starPolygon(
+      count: 16, longitude: 10, latitude: 20, radius: 1, jagged: false, generator: &generator)
+    #expect(small.index.treeStorage == .madePerSearch)
+    _ = small.distanceToBoundary(from: Position(Coordinate(uncheckedLatitude: 20, longitude: 10)))
+    #expect(!small.index.hasBuiltTree)
+  }
+
+  @Test func threadsMeasuringAFreshPolygonAtOnceAgreeWithOneMeasuredBefore() throws {
+    let points = samplePoints(count: 60, seed: 33).map {
+      Position(Coordinate(uncheckedLatitude: $0.0, longitude: $0.1))
+    }
+    for round in 0..<6 {
+      var generator = SeededGenerator(seed: 200 + UInt64(round))
+      let reference = try starPolygon(
+        count: 3_000, longitude: 10, latitude: 20, radius: 1, jagged: true, generator: &generator)
+      let expected = points.map { reference.distanceToBoundary(from: $0).bitPattern }
+      generator = SeededGenerator(seed: 200 + UInt64(round))
+      let fresh = try starPolygon(
+        count: 3_000, longitude: 10, latitude: 20, radius: 1, jagged: true, generator: &generator)
+      #expect(!fresh.index.hasBuiltTree)
+      let threads = 4
+      nonisolated(unsafe) let answers = UnsafeMutableBufferPointer<UInt64>.allocate(
+        capacity: threads * points.count)
+      defer { answers.deallocate() }
+      DispatchQueue.concurrentPerform(iterations: threads) { thread in
+        for i in 0..<points.count {
+          let k = (i + thread * 15) % points.count
+          answers[thread * points.count + k] = fresh.distanceToBoundary(from: points[k]).bitPattern
+        }
+      }
+      for thread in 0..<threads {
+        #expect(Array(answers[(thread * points.count)..<((thread + 1) * points.count)]) == expected)
+      }
+    }
+  }
+
+  /// A multipolygon of several parts joins their edges on its first containment query, once,
+  /// whichever thread asks first; parts that cannot share one index (different antimeridian
+  /// frames) are recorded as such, and tested one by one.
+  @Test func multipolygonsJoinTheirPartsOnFirstUse() throws {
+    let points = samplePoints(count: 200, seed: 35)
+    for round in 0..<6 {
+      func make() throws -> MultiPolygon {
+        var generator = SeededGenerator(seed: 300 + UInt64(round))
+        let west = try starPolygon(
+          count: 500, longitude: 9.5, latitude: 20, radius: 1, jagged: true, generator: &generator)
+        let east = try starPolygon(
+          count: 500, longitude: 10.5, latitude: 20, radius: 1, jagged: true, generator: &generator)
+        return try MultiPolygon([west, east])
+      }
+      let reference = try make()
+      let expected = points.map { reference.contains(latitude: $0.0, longitude: $0.1) }
+      #expect(expected.contains(true) && expected.contains(false))
+      let fresh = try make()
+      guard case .many(let parts) = fresh.parts else {
+        Issue.record("two parts are held as many")
+        return
+      }
+      #expect(parts.joinedSlot.load(ordering: .acquiring) == 0)
+      let threads = 4
+      nonisolated(unsafe) let answers = UnsafeMutableBufferPointer<Bool>.allocate(
+        capacity: threads * points.count)
+      defer { answers.deallocate() }
+      DispatchQueue.concurrentPerform(iterations: threads) { thread in
+        for i in 0..<points.count {
+          let k = (i + thread * 50) % points.count
+          answers[thread * points.count + k] = fresh.contains(
+            latitude: points[k].0, longitude: points[k].1)
+        }
+      }
+      for thread in 0..<threads {
+        #expect(Array(answers[(thread * points.count)..<((thread + 1) * points.count)]) == expected)
+      }
+      #expect(parts.joinedSlot.load(ordering: .acquiring) > MultiPolygon.ManyParts.noJoinedIndex)
+      #expect(fresh.stripes === fresh.stripes)
+    }
+    // Parts on both sides of the antimeridian, one unwrapped and one not: no joined index.
+    let across = try Polygon(exterior: [
+      Coordinate(uncheckedLatitude: 0, longitude: 179), Coordinate(uncheckedLatitude: 0, longitude: -179),
+      Coordinate(uncheckedLatitude: 1, longitude: -179), Coordinate(uncheckedLatitude: 1, longitude: 179),
+      Coordinate(uncheckedLatitude: 0, longitude: 179),
+    ])
+    let plain = try Polygon(exterior: [
+      Coordinate(uncheckedLatitude: 0, longitude: 10), Coordinate(uncheckedLatitude: 0, longitude: 11),
+      Coordinate(uncheckedLatitude: 1, longitude: 11), Coordinate(uncheckedLatitude: 0, longitude: 10),
+    ])
+    let split = try MultiPolygon([across, plain])
+    #expect(across.index.isUnwrapped && !plain.index.isUnwrapped)
+    #expect(split.stripes == nil)
+    guard case .many(let parts) = split.parts else { return }
+    #expect(parts.joinedSlot.load(ordering: .acquiring) == MultiPolygon.ManyParts.noJoinedIndex)
+    #expect(split.contains(latitude: 0.5, longitude: 180))
+    #expect(split.contains(latitude: 0.2, longitude: 10.5))
+    #expect(!split.contains(latitude: 0.5, longitude: 0))
+  }
+}
