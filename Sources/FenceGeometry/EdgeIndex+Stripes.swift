@@ -56,15 +56,15 @@ extension EdgeIndex {
     bitPattern: Unmanaged.passRetained(StripeTable(Stripes())).toOpaque())
 
   /// What a new index's stripe slot holds: the shared empty table when `edgeCount` edges of one
-  /// part are scanned whole anyway (``fileStripes`` would file one stripe), else `nil` (filed on
-  /// first use, 0).
+  /// part are scanned whole anyway (``fileStripes`` would file one stripe), else 0 (filed on
+  /// first use).
   static func initialStripeSlot(edgeCount: Int, parts: Int) -> UInt {
     edgeCount < smallEdgeCount && parts == 1 ? emptyStripeTable : 0
   }
 
   /// Calls `body` with the stripes, filing them first if no query has yet (on any thread).
   ///
-  /// Once filed, a query costs one acquiring load (a plain load on x86-64 and ARM64's LDAR) and
+  /// Once filed, a query costs one acquiring load (a plain load on x86-64, LDAR on ARM64) and
   /// no reference counting: the table lives as long as the index.
   @inline(__always)
   func withStripes<R>(_ body: (Stripes) -> R) -> R {
@@ -279,33 +279,33 @@ extension EdgeIndex {
     return withStripes { stripes in
       let s = EdgeIndex.stripe(y, minY: minY, scale: stripes.scale, count: stripes.count)
       return stripes.offsets.withUnsafeBufferPointer { o in
-      edges.withUnsafeBufferPointer { e in
-        colours.withUnsafeBufferPointer { c in
-          stripes.edgeNumbers.withUnsafeBufferPointer { n in
-            let stride = edgeStride
-            let entries: Range<Int>
-            if o.isEmpty {
-              entries = 0..<EdgeIndex.edgeCount(values: e.count, stride: stride)
-            } else {
-              let narrow = o.count == stripes.count &+ 1
-              entries = Self.value(o, s, narrow: narrow)..<Self.value(o, s &+ 1, narrow: narrow)
-            }
-            if n.isEmpty {
+        edges.withUnsafeBufferPointer { e in
+          colours.withUnsafeBufferPointer { c in
+            stripes.edgeNumbers.withUnsafeBufferPointer { n in
+              let stride = edgeStride
+              let entries: Range<Int>
+              if o.isEmpty {
+                entries = 0..<EdgeIndex.edgeCount(values: e.count, stride: stride)
+              } else {
+                let narrow = o.count == stripes.count &+ 1
+                entries = Self.value(o, s, narrow: narrow)..<Self.value(o, s &+ 1, narrow: narrow)
+              }
+              if n.isEmpty {
+                return Self.crossingParities(
+                  x: x, y: y, edges: e, stride: stride, colours: c, entries: entries) { $0 }
+              }
+              if EdgeIndex.hasNarrowEdgeNumbers(
+                edgeCount: EdgeIndex.edgeCount(values: e.count, stride: stride))
+              {
+                return Self.crossingParities(
+                  x: x, y: y, edges: e, stride: stride, colours: c, entries: entries) { Int(n[$0]) }
+              }
               return Self.crossingParities(
-                x: x, y: y, edges: e, stride: stride, colours: c, entries: entries) { $0 }
+                x: x, y: y, edges: e, stride: stride, colours: c, entries: entries
+              ) { Self.value(n, $0, narrow: false) }
             }
-            if EdgeIndex.hasNarrowEdgeNumbers(
-              edgeCount: EdgeIndex.edgeCount(values: e.count, stride: stride))
-            {
-              return Self.crossingParities(
-                x: x, y: y, edges: e, stride: stride, colours: c, entries: entries) { Int(n[$0]) }
-            }
-            return Self.crossingParities(
-              x: x, y: y, edges: e, stride: stride, colours: c, entries: entries
-            ) { Self.value(n, $0, narrow: false) }
           }
         }
-      }
       }
     }
   }

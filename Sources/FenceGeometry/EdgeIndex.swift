@@ -4,8 +4,9 @@ import Synchronization
 /// with a tree of edge-chunk boxes for nearest-edge searches.
 ///
 /// Built once when a ``Polygon`` or ``Polyline`` is made and never changed, so it is shared
-/// between copies of the value and across threads; only its stripes are filed later, on the
-/// first containment query, and published once (``stripeTable``). Edges are stored flat (`x0, y0, x1, y1` per
+/// between copies of the value and across threads; only its stripes and a large chunk tree are
+/// made later, by the first query that needs them, and published once (``withStripes(_:)``,
+/// ``withTree(_:)``; decision 0017). Edges are stored flat (`x0, y0, x1, y1` per
 /// edge) in the order of the chains, so consecutive edges are neighbours on the ground; the
 /// chunk tree (see `ChunkTree.swift`) groups them by `chunkSize` and boxes the groups, for
 /// distances; latitude stripes (see `EdgeIndex+Stripes.swift`) file them for point-in-polygon.
@@ -42,11 +43,11 @@ final class EdgeIndex: Sendable {
   let treeSlot: Atomic<UInt>
   /// The latitude stripes (``StripeTable``), filed on the first containment query, not when the
   /// index is made: most polygons of a large zone set are never asked (the time zones' stripes
-  /// were 21 MB of the harbor week's memory, of which the harbor's fixes read a few polygons').
+  /// were 18 MB of the harbor week's memory, of which the harbor's fixes read a few polygons').
   /// The slot holds the table's address (0 for none: `Atomic` of a pointer would not be
   /// `Sendable`). Set once, from 0 to a retained table, by whichever thread files first (see
-  /// ``stripeTable``); an index small enough to be scanned whole starts with the shared empty
-  /// table.
+  /// ``withStripes(_:)``); an index small enough to be scanned whole starts with the shared
+  /// empty table.
   let stripeSlot: Atomic<UInt>
   /// The colour of each edge (a bit number of the parity word); may be longer than the edges
   /// (``zeroColours``).
