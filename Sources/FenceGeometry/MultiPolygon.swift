@@ -3,8 +3,9 @@ import Synchronization
 /// One or more polygons that together form one fence's area.
 ///
 /// A position is inside when any part covers it (boundaries included). The edges of all parts
-/// are filed in one stripe index on the first containment query (O(*n*) for *n* vertices), so containment costs
-/// the same for one part or hundreds; parts whose bounding boxes overlap are kept apart in it
+/// are filed in one stripe index, made by the first containment query (O(*n*) for *n*
+/// vertices), so containment costs the same for one part or hundreds; parts whose bounding
+/// boxes overlap are kept apart in it
 /// (see `EdgeIndex+Stripes.swift`), so overlapping parts still answer "covered by some part".
 public struct MultiPolygon: Hashable, Sendable {
   /// One part held in the value (most fences: a million one-part fences would otherwise each

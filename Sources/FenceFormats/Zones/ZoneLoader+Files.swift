@@ -65,9 +65,9 @@ extension ZoneLoader {
   /// resident: a small file's repair can take tens of megabytes of GEOS work for a moment (the
   /// boroughs' coastlines through MakeValid, about 50 MB), which beside the time zones' 47 MB of
   /// text, or beside their parsed polygons, made the harbor week's peak. (The largest file was
-  /// read on this thread while the others loaded on another: 127 MiB at the peak against
-  /// 102 read in turn, for about 0.1 s more load.) Memory freed by each file is given back
-  /// before the next, and the caller takes the results in file order.
+  /// read on this thread while the others loaded on another: 126-137 MiB at the peak against
+  /// about 100 read in turn, for about 0.2 s more load; decision 0017.) Memory freed by each
+  /// file is given back before the next, and the caller takes the results in file order.
   static func loadEach(_ paths: [String], options: ZoneLoadOptions) -> [Result<[Zone], any Error>] {
     let sizes = paths.map { path -> Int in
       var status = stat()
