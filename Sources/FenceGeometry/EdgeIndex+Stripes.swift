@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The stripes of an edge index: its edges bucketed into horizontal stripes for the
 /// point-in-polygon test, so that a query reads only the edges filed in its stripe.
 ///
@@ -44,7 +42,7 @@ extension EdgeIndex {
     var edgeNumbers: ContiguousArray<UInt16> = []
   }
 
-  /// An index's stripes once filed: the object its ``stripeSlot`` points to.
+  /// An index's stripes once filed: the object its ``stripeSlot`` holds.
   final class StripeTable: Sendable {
     let stripes: Stripes
     init(_ stripes: Stripes) { self.stripes = stripes }
@@ -62,35 +60,24 @@ extension EdgeIndex {
     edgeCount < smallEdgeCount && parts == 1 ? emptyStripeTable : 0
   }
 
-  /// Calls `body` with the stripes, filing them first if no query has yet (on any thread).
-  ///
-  /// Once filed, a query costs one acquiring load (a plain load on x86-64, LDAR on ARM64) and
-  /// no reference counting: the table lives as long as the index.
+  /// Calls `body` with the stripes, filing them first if no query has yet (on any thread):
+  /// once filed, one acquiring load and no reference counting (``PublishedOnce``).
   @inline(__always)
   func withStripes<R>(_ body: (Stripes) -> R) -> R {
-    var table = stripeSlot.load(ordering: .acquiring)
-    if table == 0 { table = fileStripesOnce() }
-    return Unmanaged<StripeTable>.fromOpaque(UnsafeRawPointer(bitPattern: table)!)
-      ._withUnsafeGuaranteedRef { body($0.stripes) }
+    stripeSlot.object { makeStripeTable() }!._withUnsafeGuaranteedRef { body($0.stripes) }
   }
 
-  /// Files the stripes and publishes them; when another thread published first, its table is
-  /// kept and this one dropped (both are the same table: filing is a function of the edges).
+  /// The stripes filed (for ``withStripes(_:)``'s first use).
   @inline(never)
-  private func fileStripesOnce() -> UInt {
-    let stripes = EdgeIndex.fileStripes(
-      edges: edges, stride: edgeStride, edgeCount: edgeCount, minY: minY, maxY: maxY,
-      parts: partCount)
-    let filed = Unmanaged.passRetained(StripeTable(stripes))
-    let (stored, current) = stripeSlot.compareExchange(
-      expected: 0, desired: UInt(bitPattern: filed.toOpaque()), ordering: .acquiringAndReleasing)
-    if stored { return UInt(bitPattern: filed.toOpaque()) }
-    filed.release()
-    return current
+  private func makeStripeTable() -> StripeTable {
+    StripeTable(
+      EdgeIndex.fileStripes(
+        edges: edges, stride: edgeStride, edgeCount: edgeCount, minY: minY, maxY: maxY,
+        parts: partCount))
   }
 
   /// Whether the stripes are filed (tests; a query files them).
-  var hasFiledStripes: Bool { stripeSlot.load(ordering: .acquiring) != 0 }
+  var hasFiledStripes: Bool { stripeSlot.isPublished }
 
   /// Number of latitude stripes, at least 1 (files the stripes when not yet filed).
   var stripeCount: Int { withStripes { $0.count } }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The chunk tree of an edge index, built on first use.
 ///
 /// Only the cell filing (``EdgeIndex/forEachEdge(meetingBox:_:_:_:margin:_:)``) and distances
@@ -7,7 +5,7 @@ import Synchronization
 /// the harbor week's heap, almost all of them never read. A tree of at most
 /// ``ChunkTree/unstoredChunkLimit`` chunks is made for each search on the stack, as before; a
 /// larger one is built by the first search that needs it and published once through
-/// ``EdgeIndex/treeSlot``, as the stripes are (decision 0017).
+/// ``EdgeIndex/treeSlot`` (``PublishedOnce``), as the stripes are (decision 0017).
 extension EdgeIndex {
   /// How an index holds its chunk tree.
   enum TreeStorage: UInt8, Sendable {
@@ -21,7 +19,7 @@ extension EdgeIndex {
     case stored
   }
 
-  /// A built tree with stored nodes: the object ``treeSlot`` points to.
+  /// A built tree with stored nodes: the object ``treeSlot`` holds.
   final class TreeTable: Sendable {
     let tree: ChunkTree
     init(_ tree: ChunkTree) { self.tree = tree }
@@ -29,8 +27,7 @@ extension EdgeIndex {
 
   /// Calls `body` with the chunk tree: its shape alone when its nodes are made for each search
   /// (``ChunkTree/withNodes(edges:stride:_:)`` makes them), else the stored tree, built first
-  /// if no search has yet (on any thread). Once built, one acquiring load and no reference
-  /// counting.
+  /// if no search has yet (on any thread; ``PublishedOnce``).
   @inline(__always)
   func withTree<R>(_ body: (ChunkTree) throws -> R) rethrows -> R {
     switch treeStorage {
@@ -39,24 +36,14 @@ extension EdgeIndex {
     case .madePerSearch:
       return try body(ChunkTree(unstoredOverEdges: edgeCount))
     case .stored:
-      var table = treeSlot.load(ordering: .acquiring)
-      if table == 0 { table = buildTreeOnce() }
-      return try Unmanaged<TreeTable>.fromOpaque(UnsafeRawPointer(bitPattern: table)!)
-        ._withUnsafeGuaranteedRef { try body($0.tree) }
+      return try treeSlot.object { makeTreeTable() }!._withUnsafeGuaranteedRef { try body($0.tree) }
     }
   }
 
-  /// Builds the stored tree and publishes it; when another thread published first, its tree is
-  /// kept and this one dropped (the same tree: building is a function of the edges).
+  /// The stored tree built (for ``withTree(_:)``'s first use).
   @inline(never)
-  private func buildTreeOnce() -> UInt {
-    let built = Unmanaged.passRetained(
-      TreeTable(ChunkTree(edges: edges, stride: edgeStride, storing: true)))
-    let (stored, current) = treeSlot.compareExchange(
-      expected: 0, desired: UInt(bitPattern: built.toOpaque()), ordering: .acquiringAndReleasing)
-    if stored { return UInt(bitPattern: built.toOpaque()) }
-    built.release()
-    return current
+  private func makeTreeTable() -> TreeTable {
+    TreeTable(ChunkTree(edges: edges, stride: edgeStride, storing: true))
   }
 
   /// The chunk tree (building a stored one if it is not yet): for tests and for reading its
@@ -64,5 +51,5 @@ extension EdgeIndex {
   var tree: ChunkTree { withTree { $0 } }
 
   /// Whether a stored tree is built (tests; a search builds it).
-  var hasBuiltTree: Bool { treeSlot.load(ordering: .acquiring) != 0 }
+  var hasBuiltTree: Bool { treeSlot.isPublished }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The straight edges of one shape in a planar (longitude, latitude) frame, in chain order,
 /// with a tree of edge-chunk boxes for nearest-edge searches.
 ///
@@ -38,17 +36,15 @@ final class EdgeIndex: Sendable {
   /// level) is held: none (a multipolygon's joined index), made for each search (a small
   /// tree), or stored, built on first use (``withTree(_:)``).
   let treeStorage: TreeStorage
-  /// The stored chunk tree (a ``TreeTable``'s address, 0 until the first search that needs
-  /// it), when ``treeStorage`` is `.stored`: set once, as ``stripeSlot`` is.
-  let treeSlot: Atomic<UInt>
+  /// The stored chunk tree, when ``treeStorage`` is `.stored`: built by the first search that
+  /// needs it (``withTree(_:)``).
+  let treeSlot: PublishedOnce<TreeTable>
   /// The latitude stripes (``StripeTable``), filed on the first containment query, not when the
   /// index is made: most polygons of a large zone set are never asked (the time zones' stripes
   /// were 18 MB of the harbor week's memory, of which the harbor's fixes read a few polygons').
-  /// The slot holds the table's address (0 for none: `Atomic` of a pointer would not be
-  /// `Sendable`). Set once, from 0 to a retained table, by whichever thread files first (see
-  /// ``withStripes(_:)``); an index small enough to be scanned whole starts with the shared
-  /// empty table.
-  let stripeSlot: Atomic<UInt>
+  /// An index small enough to be scanned whole starts with the shared empty table
+  /// (``withStripes(_:)``).
+  let stripeSlot: PublishedOnce<StripeTable>
   /// The colour of each edge (a bit number of the parity word); may be longer than the edges
   /// (``zeroColours``).
   let colours: ContiguousArray<UInt8>
@@ -123,8 +119,8 @@ final class EdgeIndex: Sendable {
     let count = EdgeIndex.edgeCount(values: edges.count, stride: edgeStride)
     treeStorage =
       count == 0 ? .none : (ChunkTree.storesNodes(edgeCount: count) ? .stored : .madePerSearch)
-    treeSlot = Atomic(0)
-    stripeSlot = Atomic(EdgeIndex.initialStripeSlot(edgeCount: count, parts: 1))
+    treeSlot = PublishedOnce()
+    stripeSlot = PublishedOnce(EdgeIndex.initialStripeSlot(edgeCount: count, parts: 1))
     colours =
       count <= EdgeIndex.zeroColours.count
       ? EdgeIndex.zeroColours : ContiguousArray(repeating: 0, count: count)
@@ -180,19 +176,14 @@ final class EdgeIndex: Sendable {
     self.minY = minY
     self.maxY = maxY
     treeStorage = .none
-    treeSlot = Atomic(0)
-    stripeSlot = Atomic(EdgeIndex.initialStripeSlot(edgeCount: edgeCount, parts: parts.count))
+    treeSlot = PublishedOnce()
+    stripeSlot = PublishedOnce(
+      EdgeIndex.initialStripeSlot(edgeCount: edgeCount, parts: parts.count))
   }
 
   deinit {
-    let table = stripeSlot.load(ordering: .acquiring)
-    if table != 0, table != EdgeIndex.emptyStripeTable {
-      Unmanaged<StripeTable>.fromOpaque(UnsafeRawPointer(bitPattern: table)!).release()
-    }
-    let tree = treeSlot.load(ordering: .acquiring)
-    if tree != 0 {
-      Unmanaged<TreeTable>.fromOpaque(UnsafeRawPointer(bitPattern: tree)!).release()
-    }
+    stripeSlot.releaseObject(keeping: EdgeIndex.emptyStripeTable)
+    treeSlot.releaseObject()
   }
 
   /// Whether every two consecutive vertices of `chain` that are the same point in the frame (a
@@ -231,10 +222,10 @@ final class EdgeIndex: Sendable {
     minY = other.minY
     maxY = other.maxY
     treeStorage = .stored
-    treeSlot = Atomic(0)
+    treeSlot = PublishedOnce()
     // The copy measures distances (a multipolygon's part): its stripes, if ever asked, are
     // filed again rather than shared, which would need a count of owners.
-    stripeSlot = Atomic(
+    stripeSlot = PublishedOnce(
       EdgeIndex.initialStripeSlot(edgeCount: other.edgeCount, parts: other.partCount))
     colours = other.colours
     partColours = other.partColours

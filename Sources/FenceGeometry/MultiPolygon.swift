@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One or more polygons that together form one fence's area.
 ///
 /// A position is inside when any part covers it (boundaries included). The edges of all parts
@@ -26,12 +24,12 @@ public struct MultiPolygon: Hashable, Sendable {
     @usableFromInline let boundingBox: BoundingBox
     /// The joined containment index (``MultiPolygon/stripes``), made by the first query that
     /// needs it (a copy of every part's edges, four values an edge: most multipolygons of a
-    /// large set are never asked; decision 0017): its address, ``noJoinedIndex`` when the parts
-    /// are tested one by one, 0 before the first query. Set once, as an index's stripes are.
-    let joinedSlot = Atomic<UInt>(0)
+    /// large set are never asked; decision 0017), or ``noJoinedIndex`` when the parts are
+    /// tested one by one.
+    let joinedSlot = PublishedOnce<EdgeIndex>()
 
-    /// The slot's value for "no joined index" (the parts tested one by one): no object's address.
-    static let noJoinedIndex: UInt = 1
+    /// The slot's value for "no joined index" (the parts tested one by one).
+    static let noJoinedIndex = PublishedOnce<EdgeIndex>.nothing
 
     /// The parts keep their chunk trees' nodes (``Polygon/storingTreeNodes()``): the distance
     /// search bounds and measures many parts at every call.
@@ -41,32 +39,11 @@ public struct MultiPolygon: Hashable, Sendable {
       boundingBox = BoundingBox.union(polygons.map(\.boundingBox))
     }
 
-    deinit {
-      let joined = joinedSlot.load(ordering: .acquiring)
-      if joined > ManyParts.noJoinedIndex {
-        Unmanaged<EdgeIndex>.fromOpaque(UnsafeRawPointer(bitPattern: joined)!).release()
-      }
-    }
+    deinit { joinedSlot.releaseObject() }
 
-    /// The joined index, made and published first if no query has yet (on any thread; one that
-    /// loses the race drops its own).
+    /// The joined index, made and published first if no query has yet (on any thread).
     var stripes: EdgeIndex? {
-      var joined = joinedSlot.load(ordering: .acquiring)
-      if joined == 0 {
-        let made = MultiPolygon.combinedStripes(polygons).map { Unmanaged.passRetained($0) }
-        let value = made.map { UInt(bitPattern: $0.toOpaque()) } ?? ManyParts.noJoinedIndex
-        let (stored, current) = joinedSlot.compareExchange(
-          expected: 0, desired: value, ordering: .acquiringAndReleasing)
-        if stored {
-          joined = value
-        } else {
-          made?.release()
-          joined = current
-        }
-      }
-      guard joined != ManyParts.noJoinedIndex else { return nil }
-      return Unmanaged<EdgeIndex>.fromOpaque(UnsafeRawPointer(bitPattern: joined)!)
-        .takeUnretainedValue()
+      joinedSlot.object { MultiPolygon.combinedStripes(polygons) }?.takeUnretainedValue()
     }
   }
 

@@ -19,6 +19,29 @@ import Testing
     }
   }
 
+  /// Each of `threads` threads answers questions `0 ..< count`, each starting `stagger`
+  /// questions after the one before, so that any thread may be the first to ask; the answers
+  /// of each thread, in question order.
+  func answersOnThreads<Answer>(
+    _ threads: Int, count: Int, stagger: Int, _ answer: (Int) -> Answer
+  ) -> [[Answer]] {
+    nonisolated(unsafe) let answers = UnsafeMutableBufferPointer<Answer>.allocate(
+      capacity: threads * count)
+    defer { answers.deallocate() }
+    withoutActuallyEscaping(answer) { answer in
+      nonisolated(unsafe) let answer = answer
+      DispatchQueue.concurrentPerform(iterations: threads) { thread in
+        for i in 0..<count {
+          let k = (i + thread * stagger) % count
+          (answers.baseAddress! + thread * count + k).initialize(to: answer(k))
+        }
+      }
+    }
+    let result = (0..<threads).map { Array(answers[($0 * count)..<(($0 + 1) * count)]) }
+    _ = answers.deinitialize()
+    return result
+  }
+
   @Test func stripesAreFiledByTheFirstQuery() throws {
     var generator = SeededGenerator(seed: 21)
     let star = try starPolygon(
@@ -33,7 +56,7 @@ import Testing
     // A small polygon starts with the shared empty table: nothing to file.
     let small = try starPolygon(
       count: 16, longitude: 10, latitude: 20, radius: 1, jagged: false, generator: &generator)
-    #expect(small.index.stripeSlot.load(ordering: .acquiring) == EdgeIndex.emptyStripeTable)
+    #expect(small.index.stripeSlot.value == EdgeIndex.emptyStripeTable)
     // A multipolygon's joined index of several parts files its own on first use.
     let other = try starPolygon(
       count: 40, longitude: 14, latitude: 20, radius: 1, jagged: false, generator: &generator)
@@ -56,20 +79,11 @@ import Testing
       let fresh = try starPolygon(
         count: 3_000, longitude: 10, latitude: 20, radius: 1, jagged: true, generator: &generator)
       #expect(!fresh.index.hasFiledStripes)
-      let threads = 4
-      nonisolated(unsafe) let answers = UnsafeMutableBufferPointer<Bool>.allocate(
-        capacity: threads * points.count)
-      defer { answers.deallocate() }
-      DispatchQueue.concurrentPerform(iterations: threads) { thread in
-        // Each thread starts at a different point, so that every one may be the first to ask.
-        for i in 0..<points.count {
-          let k = (i + thread * 50) % points.count
-          answers[thread * points.count + k] = fresh.contains(
-            latitude: points[k].0, longitude: points[k].1)
-        }
-      }
-      for thread in 0..<threads {
-        #expect(Array(answers[(thread * points.count)..<((thread + 1) * points.count)]) == expected)
+      // Each thread starts at a different point, so that every one may be the first to ask.
+      for answers in answersOnThreads(4, count: points.count, stagger: 50, { k in
+        fresh.contains(latitude: points[k].0, longitude: points[k].1)
+      }) {
+        #expect(answers == expected)
       }
       #expect(fresh.index.stripeCount == reference.index.stripeCount)
       #expect(fresh.index.edgeNumbers == reference.index.edgeNumbers)
@@ -112,18 +126,11 @@ import Testing
       let fresh = try starPolygon(
         count: 3_000, longitude: 10, latitude: 20, radius: 1, jagged: true, generator: &generator)
       #expect(!fresh.index.hasBuiltTree)
-      let threads = 4
-      nonisolated(unsafe) let answers = UnsafeMutableBufferPointer<UInt64>.allocate(
-        capacity: threads * points.count)
-      defer { answers.deallocate() }
-      DispatchQueue.concurrentPerform(iterations: threads) { thread in
-        for i in 0..<points.count {
-          let k = (i + thread * 15) % points.count
-          answers[thread * points.count + k] = fresh.distanceToBoundary(from: points[k]).bitPattern
-        }
-      }
-      for thread in 0..<threads {
-        #expect(Array(answers[(thread * points.count)..<((thread + 1) * points.count)]) == expected)
+      // Each thread starts at a different point, so that every one may be the first to ask.
+      for answers in answersOnThreads(4, count: points.count, stagger: 15, { k in
+        fresh.distanceToBoundary(from: points[k]).bitPattern
+      }) {
+        #expect(answers == expected)
       }
     }
   }
@@ -150,22 +157,14 @@ import Testing
         Issue.record("two parts are held as many")
         return
       }
-      #expect(parts.joinedSlot.load(ordering: .acquiring) == 0)
-      let threads = 4
-      nonisolated(unsafe) let answers = UnsafeMutableBufferPointer<Bool>.allocate(
-        capacity: threads * points.count)
-      defer { answers.deallocate() }
-      DispatchQueue.concurrentPerform(iterations: threads) { thread in
-        for i in 0..<points.count {
-          let k = (i + thread * 50) % points.count
-          answers[thread * points.count + k] = fresh.contains(
-            latitude: points[k].0, longitude: points[k].1)
-        }
+      #expect(parts.joinedSlot.value == 0)
+      // Each thread starts at a different point, so that every one may be the first to ask.
+      for answers in answersOnThreads(4, count: points.count, stagger: 50, { k in
+        fresh.contains(latitude: points[k].0, longitude: points[k].1)
+      }) {
+        #expect(answers == expected)
       }
-      for thread in 0..<threads {
-        #expect(Array(answers[(thread * points.count)..<((thread + 1) * points.count)]) == expected)
-      }
-      #expect(parts.joinedSlot.load(ordering: .acquiring) > MultiPolygon.ManyParts.noJoinedIndex)
+      #expect(parts.joinedSlot.value > MultiPolygon.ManyParts.noJoinedIndex)
       #expect(fresh.stripes === fresh.stripes)
     }
     // Parts on both sides of the antimeridian, one unwrapped and one not: no joined index.
@@ -182,7 +181,7 @@ import Testing
     #expect(across.index.isUnwrapped && !plain.index.isUnwrapped)
     #expect(split.stripes == nil)
     guard case .many(let parts) = split.parts else { return }
-    #expect(parts.joinedSlot.load(ordering: .acquiring) == MultiPolygon.ManyParts.noJoinedIndex)
+    #expect(parts.joinedSlot.value == MultiPolygon.ManyParts.noJoinedIndex)
     #expect(split.contains(latitude: 0.5, longitude: 180))
     #expect(split.contains(latitude: 0.2, longitude: 10.5))
     #expect(!split.contains(latitude: 0.5, longitude: 0))
