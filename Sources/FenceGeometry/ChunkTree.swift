@@ -54,6 +54,11 @@ struct ChunkTree: Sendable {
     self.init(edges: edges, stride: stride, storing: nil)
   }
 
+  /// ``init(edges:stride:storing:)`` over an array's values.
+  init(edges: ContiguousArray<Double>, stride: Int, storing: Bool?) {
+    self = edges.withUnsafeBufferPointer { ChunkTree(edges: $0, stride: stride, storing: storing) }
+  }
+
   /// The tree over `edgeCount` edges with no nodes stored: its shape only, the nodes made for
   /// each search by ``withNodes(edges:stride:_:)``. Allocates nothing and reads no edge.
   init(unstoredOverEdges edgeCount: Int) {
@@ -76,7 +81,7 @@ struct ChunkTree: Sendable {
 
   /// ``init(edges:stride:)``, with `storing` to keep the nodes (`true`) or not (`false`)
   /// whatever the chunk count (for tests; `nil`: as ``unstoredChunkLimit`` says).
-  init(edges: ContiguousArray<Double>, stride: Int, storing: Bool?) {
+  init(edges: UnsafeBufferPointer<Double>, stride: Int, storing: Bool?) {
     let edgeCount = EdgeIndex.edgeCount(values: edges.count, stride: stride)
     guard edgeCount > 0 else {
       storedNodes = []
@@ -106,7 +111,7 @@ struct ChunkTree: Sendable {
   /// room for ``nodeCount(chunks:)`` nodes: the same values whether they are then stored or
   /// made on the stack for one search.
   private static func build(
-    edges: ContiguousArray<Double>, stride: Int, edgeCount: Int,
+    edges: UnsafeBufferPointer<Double>, stride: Int, edgeCount: Int,
     into nodes: UnsafeMutablePointer<Float>
   ) {
     var written = 0
@@ -115,21 +120,19 @@ struct ChunkTree: Sendable {
       written += 1
     }
     let chunkCount = (edgeCount + Self.chunkSize - 1) / Self.chunkSize
-    edges.withUnsafeBufferPointer { edges in
-      for chunk in 0..<chunkCount {
-        var minX = Double.infinity
-        var minY = Double.infinity
-        var maxX = -Double.infinity
-        var maxY = -Double.infinity
-        for e in (chunk * Self.chunkSize)..<min(edgeCount, (chunk + 1) * Self.chunkSize) {
-          let i = stride * e
-          minX = min(minX, edges[i], edges[i + 2])
-          maxX = max(maxX, edges[i], edges[i + 2])
-          minY = min(minY, edges[i + 1], edges[i + 3])
-          maxY = max(maxY, edges[i + 1], edges[i + 3])
-        }
-        append(minX, minY, maxX, maxY)
+    for chunk in 0..<chunkCount {
+      var minX = Double.infinity
+      var minY = Double.infinity
+      var maxX = -Double.infinity
+      var maxY = -Double.infinity
+      for e in (chunk * Self.chunkSize)..<min(edgeCount, (chunk + 1) * Self.chunkSize) {
+        let i = stride * e
+        minX = min(minX, edges[i], edges[i + 2])
+        maxX = max(maxX, edges[i], edges[i + 2])
+        minY = min(minY, edges[i + 1], edges[i + 3])
+        maxY = max(maxY, edges[i + 1], edges[i + 3])
       }
+      append(minX, minY, maxX, maxY)
     }
     var levelStart = 0
     var levelCount = chunkCount
@@ -184,7 +187,7 @@ struct ChunkTree: Sendable {
   /// tree was built over, at `stride`). Allocates nothing.
   @inline(__always)
   func withNodes<R>(
-    edges: ContiguousArray<Double>, stride: Int, _ body: (UnsafeBufferPointer<Float>) throws -> R
+    edges: UnsafeBufferPointer<Double>, stride: Int, _ body: (UnsafeBufferPointer<Float>) throws -> R
   ) rethrows -> R {
     if !storedNodes.isEmpty || levelCount32 == 0 {
       return try storedNodes.withUnsafeBufferPointer(body)
@@ -197,6 +200,13 @@ struct ChunkTree: Sendable {
         into: nodes.baseAddress!)
       return try body(UnsafeBufferPointer(nodes))
     }
+  }
+
+  /// ``withNodes(edges:stride:_:)`` over an array's values (tests).
+  func withNodes<R>(
+    edges: ContiguousArray<Double>, stride: Int, _ body: (UnsafeBufferPointer<Float>) throws -> R
+  ) rethrows -> R {
+    try edges.withUnsafeBufferPointer { try withNodes(edges: $0, stride: stride, body) }
   }
 
   /// Whether the nodes are stored (else made for each search).

@@ -63,8 +63,8 @@ extension EdgeIndex {
     // would make them).
     guard self.minX <= x1, self.maxX >= x0, self.minY <= y1, self.maxY >= y0 else { return false }
 
-    return edges.withUnsafeBufferPointer { e in
-      tree.withNodes(edges: edges, stride: edgeStride) { nodes in
+    return withEdges { e in
+      tree.withNodes(edges: e, stride: edgeStride) { nodes in
         tree.withLevelStarts { starts in
           @inline(__always)
           func nodeMeets(_ n: Int) -> Bool {

@@ -80,8 +80,8 @@ extension EdgeIndex {
           + 0.01 * latitudeReach + 1e-6)
     }
 
-    return edges.withUnsafeBufferPointer { e in
-      tree.withNodes(edges: edges, stride: edgeStride) { nodes in
+    return withEdges { e in
+      tree.withNodes(edges: e, stride: edgeStride) { nodes in
         tree.withLevelStarts { starts in
           // The plane's lower bound of each edge of the current chunk, from the first pass.
           withUnsafeTemporaryAllocation(of: Double.self, capacity: chunkSize) { lowerBounds in

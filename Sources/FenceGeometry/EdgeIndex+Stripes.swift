@@ -70,10 +70,12 @@ extension EdgeIndex {
   /// The stripes filed (for ``withStripes(_:)``'s first use).
   @inline(never)
   private func makeStripeTable() -> StripeTable {
-    StripeTable(
-      EdgeIndex.fileStripes(
-        edges: edges, stride: edgeStride, edgeCount: edgeCount, minY: minY, maxY: maxY,
-        parts: partCount))
+    withEdges { edges in
+      StripeTable(
+        EdgeIndex.fileStripes(
+          edges: edges, stride: edgeStride, edgeCount: edgeCount, minY: minY, maxY: maxY,
+          parts: partCount))
+    }
   }
 
   /// Whether the stripes are filed (tests; a query files them).
@@ -137,14 +139,12 @@ extension EdgeIndex {
   /// Files `edgeCount` edges (at `stride` in `edges`) whose latitudes span `minY ... maxY`, of
   /// `parts` parts, by latitude stripe.
   static func fileStripes(
-    edges: ContiguousArray<Double>, stride edgeStride: Int, edgeCount: Int, minY: Double,
+    edges e: UnsafeBufferPointer<Double>, stride edgeStride: Int, edgeCount: Int, minY: Double,
     maxY: Double, parts: Int
   ) -> Stripes {
     precondition(edgeCount < Int(UInt32.max), "too many edges")
     var heightSum = 0.0
-    edges.withUnsafeBufferPointer { e in
-      for k in 0..<edgeCount { heightSum += abs(e[edgeStride * k + 3] - e[edgeStride * k + 1]) }
-    }
+    for k in 0..<edgeCount { heightSum += abs(e[edgeStride * k + 3] - e[edgeStride * k + 1]) }
     let height = maxY - minY
     // A horizontal line crosses about heightSum / height edges whatever the stripe count, and a
     // stripe holds those plus edgeCount / stripes edges that end inside it: aim for two stripes
@@ -164,11 +164,9 @@ extension EdgeIndex {
         max(y0, y1), minY: minY, scale: scale, count: stripes)
     }
     var counts = ContiguousArray<Int>(repeating: 0, count: stripes + 1)
-    edges.withUnsafeBufferPointer { e in
-      for k in 0..<edgeCount {
-        let i = edgeStride * k
-        for s in stripeRange(e[i + 1], e[i + 3]) { counts[s + 1] += 1 }
-      }
+    for k in 0..<edgeCount {
+      let i = edgeStride * k
+      for s in stripeRange(e[i + 1], e[i + 3]) { counts[s + 1] += 1 }
     }
     for s in 0..<stripes { counts[s + 1] += counts[s] }
     let total = counts[stripes]
@@ -176,14 +174,12 @@ extension EdgeIndex {
     var next = counts
     let narrow = hasNarrowEdgeNumbers(edgeCount: edgeCount)
     var numbers = ContiguousArray<UInt16>(repeating: 0, count: narrow ? total : 2 * total)
-    edges.withUnsafeBufferPointer { e in
-      numbers.withUnsafeMutableBufferPointer { numbers in
-        for k in 0..<edgeCount {
-          let i = edgeStride * k
-          for s in stripeRange(e[i + 1], e[i + 3]) {
-            store(k, next[s], in: numbers, narrow: narrow)
-            next[s] += 1
-          }
+    numbers.withUnsafeMutableBufferPointer { numbers in
+      for k in 0..<edgeCount {
+        let i = edgeStride * k
+        for s in stripeRange(e[i + 1], e[i + 3]) {
+          store(k, next[s], in: numbers, narrow: narrow)
+          next[s] += 1
         }
       }
     }
@@ -266,7 +262,7 @@ extension EdgeIndex {
     return withStripes { stripes in
       let s = EdgeIndex.stripe(y, minY: minY, scale: stripes.scale, count: stripes.count)
       return stripes.offsets.withUnsafeBufferPointer { o in
-        edges.withUnsafeBufferPointer { e in
+        withEdges { e in
           colours.withUnsafeBufferPointer { c in
             stripes.edgeNumbers.withUnsafeBufferPointer { n in
               let stride = edgeStride

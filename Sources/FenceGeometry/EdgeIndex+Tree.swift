@@ -43,7 +43,7 @@ extension EdgeIndex {
   /// The stored tree built (for ``withTree(_:)``'s first use).
   @inline(never)
   private func makeTreeTable() -> TreeTable {
-    TreeTable(ChunkTree(edges: edges, stride: edgeStride, storing: true))
+    withEdges { TreeTable(ChunkTree(edges: $0, stride: edgeStride, storing: true)) }
   }
 
   /// The chunk tree (building a stored one if it is not yet): for tests and for reading its

@@ -4,8 +4,9 @@
 /// Built once when a ``Polygon`` or ``Polyline`` is made and never changed, so it is shared
 /// between copies of the value and across threads; only its stripes and a large chunk tree are
 /// made later, by the first query that needs them, and published once (``withStripes(_:)``,
-/// ``withTree(_:)``; decision 0017). Edges are stored flat (`x0, y0, x1, y1` per
-/// edge) in the order of the chains, so consecutive edges are neighbours on the ground; the
+/// ``withTree(_:)``; decision 0017), and so are the values of a large index whose vertices are
+/// exact decimals, kept packed until the first query reads them (``withEdges(_:)``; decision
+/// 0018). Edges are stored flat (`x0, y0, x1, y1` per edge) in the order of the chains, so consecutive edges are neighbours on the ground; the
 /// chunk tree (see `ChunkTree.swift`) groups them by `chunkSize` and boxes the groups, for
 /// distances; latitude stripes (see `EdgeIndex+Stripes.swift`) file them for point-in-polygon.
 /// A multipolygon's parts are joined in one more index for containment
@@ -19,23 +20,38 @@
 final class EdgeIndex: Sendable {
   /// Whether longitudes were unwrapped into [0, 360] because the shape crosses the antimeridian.
   let isUnwrapped: Bool
-  /// The edges (longitude, latitude in the frame), zero-length edges left out: edge `k` is
-  /// `edges[s * k ..< s * k + 4]` as `x0, y0, x1, y1`, for the stride `s` = ``edgeStride``.
-  let edges: ContiguousArray<Double>
+  /// Whether the edge values are held packed as decimals (``packedEdges``; decision 0018) and
+  /// unpacked by the first query that reads them, else plain (``plainEdges``).
+  let isPacked: Bool
+  /// ``edgeStride``, in a byte beside the flags.
+  private let strideByte: UInt8
+  /// How the chunk tree (``ChunkTree``: the boxes of edge chunks and of their groups, level by
+  /// level) is held: none (a multipolygon's joined index), made for each search (a small
+  /// tree), or stored, built on first use (``withTree(_:)``).
+  let treeStorage: TreeStorage
+  /// The number of edge values (doubles), plain or packed: edge `k` is values
+  /// `s * k ..< s * k + 4` as `x0, y0, x1, y1` (longitude, latitude in the frame), for the
+  /// stride `s` = ``edgeStride``; zero-length edges are left out. Read them with
+  /// ``withEdges(_:)``.
+  let valueCount: Int
+  /// The edge values when held plain; empty when packed.
+  let plainEdges: ContiguousArray<Double>
+  /// The edge values packed as decimals (``DecimalPacking``) when ``isPacked``, else empty: a
+  /// shape of at least ``smallEdgeCount`` edges whose values are all exact decimals of a few
+  /// places (zone files' text), about 2 bytes a value instead of 8.
+  let packedEdges: ContiguousArray<UInt8>
+  /// A packed index's values unpacked, by the first query that reads them (``withEdges(_:)``).
+  let unpackedSlot: PublishedOnce<UnpackedEdges>
   /// Doubles from one edge's start to the next's: 2 when the edges are one chain of vertices
-  /// (each edge ends where the next starts, so the array holds each vertex once: a ring or a
+  /// (each edge ends where the next starts, so the values hold each vertex once: a ring or a
   /// polyline, a vertex repeating the one before it left out), 4 otherwise (each edge's four
   /// values).
-  let edgeStride: Int
+  var edgeStride: Int { Int(strideByte) }
   /// The frame's extent of all edges.
   let minX: Double
   let maxX: Double
   let minY: Double
   let maxY: Double
-  /// How the chunk tree (``ChunkTree``: the boxes of edge chunks and of their groups, level by
-  /// level) is held: none (a multipolygon's joined index), made for each search (a small
-  /// tree), or stored, built on first use (``withTree(_:)``).
-  let treeStorage: TreeStorage
   /// The stored chunk tree, when ``treeStorage`` is `.stored`: built by the first search that
   /// needs it (``withTree(_:)``).
   let treeSlot: PublishedOnce<TreeTable>
@@ -80,7 +96,7 @@ final class EdgeIndex: Sendable {
       }
       // One point repeated: no edge, as four values an edge would have it.
       if edges.count == 2 { edges.removeAll() }
-      edgeStride = 2
+      strideByte = 2
     } else {
       edges.reserveCapacity(4 * chains.reduce(0) { $0 + max(0, $1.count - 1) })
       for chain in chained {
@@ -96,7 +112,7 @@ final class EdgeIndex: Sendable {
           edges.append(y1)
         }
       }
-      edgeStride = 4
+      strideByte = 4
     }
     // Either way the values alternate x, y: the extent is over them all.
     var minX = Double.infinity
@@ -111,12 +127,19 @@ final class EdgeIndex: Sendable {
         maxY = max(maxY, values[i + 1])
       }
     }
-    self.edges = edges
+    let count = EdgeIndex.edgeCount(values: edges.count, stride: Int(strideByte))
+    let packed =
+      count >= EdgeIndex.smallEdgeCount
+      ? edges.withUnsafeBufferPointer(DecimalPacking.pack) : nil
+    isPacked = packed != nil
+    valueCount = edges.count
+    plainEdges = packed == nil ? edges : []
+    packedEdges = packed ?? []
+    unpackedSlot = PublishedOnce()
     self.minX = minX
     self.maxX = maxX
     self.minY = minY
     self.maxY = maxY
-    let count = EdgeIndex.edgeCount(values: edges.count, stride: edgeStride)
     treeStorage =
       count == 0 ? .none : (ChunkTree.storesNodes(edgeCount: count) ? .stored : .madePerSearch)
     treeSlot = PublishedOnce()
@@ -155,21 +178,27 @@ final class EdgeIndex: Sendable {
     var edgeColours = ContiguousArray<UInt8>()
     edgeColours.reserveCapacity(edgeCount)
     for (part, colour) in zip(parts, partColours) {
-      if part.edgeStride == 4 {
-        joined.append(contentsOf: part.edges)
-      } else {
-        for k in 0..<part.edgeCount {
-          let (x0, y0, x1, y1) = part.edge(k)
-          joined.append(x0)
-          joined.append(y0)
-          joined.append(x1)
-          joined.append(y1)
+      // Read once, so a packed part is unpacked for the copy and not kept unpacked.
+      part.withEdgesUnpublished { e in
+        if part.edgeStride == 4 {
+          joined.append(contentsOf: e)
+        } else {
+          for k in 0..<part.edgeCount {
+            joined.append(e[2 &* k])
+            joined.append(e[2 &* k &+ 1])
+            joined.append(e[2 &* k &+ 2])
+            joined.append(e[2 &* k &+ 3])
+          }
         }
       }
       edgeColours.append(contentsOf: repeatElement(colour, count: part.edgeCount))
     }
-    edges = joined
-    edgeStride = 4
+    isPacked = false
+    strideByte = 4
+    valueCount = joined.count
+    plainEdges = joined
+    packedEdges = []
+    unpackedSlot = PublishedOnce()
     colours = edgeColours
     self.minX = minX
     self.maxX = maxX
@@ -184,6 +213,7 @@ final class EdgeIndex: Sendable {
   deinit {
     stripeSlot.releaseObject(keeping: EdgeIndex.emptyStripeTable)
     treeSlot.releaseObject()
+    unpackedSlot.releaseObject()
   }
 
   /// Whether every two consecutive vertices of `chain` that are the same point in the frame (a
@@ -215,8 +245,13 @@ final class EdgeIndex: Sendable {
   /// A copy of `other` (its arrays shared) whose chunk tree stores its nodes.
   private init(_ other: EdgeIndex, storingTreeNodes: Void) {
     isUnwrapped = other.isUnwrapped
-    edges = other.edges
-    edgeStride = other.edgeStride
+    isPacked = other.isPacked
+    strideByte = other.strideByte
+    valueCount = other.valueCount
+    plainEdges = other.plainEdges
+    packedEdges = other.packedEdges
+    // Unpacked again if ever read, as the stripes are filed again (below).
+    unpackedSlot = PublishedOnce()
     minX = other.minX
     maxX = other.maxX
     minY = other.minY
@@ -257,7 +292,7 @@ final class EdgeIndex: Sendable {
   }
 
   /// The number of indexed (non-degenerate) edges.
-  var edgeCount: Int { EdgeIndex.edgeCount(values: edges.count, stride: edgeStride) }
+  var edgeCount: Int { EdgeIndex.edgeCount(values: valueCount, stride: edgeStride) }
 
   /// The number of edges in `values` doubles at stride `stride` (see ``edgeStride``).
   @inline(__always)
@@ -278,7 +313,8 @@ final class EdgeIndex: Sendable {
   /// Edge `k` as `x0, y0, x1, y1` in the frame.
   func edge(_ k: Int) -> (Double, Double, Double, Double) {
     let i = edgeStride * k
-    return (edges[i], edges[i + 1], edges[i + 2], edges[i + 3])
+    precondition(k >= 0 && i + 4 <= valueCount, "edge number out of range")
+    return withEdges { e in (e[i], e[i &+ 1], e[i &+ 2], e[i &+ 3]) }
   }
 
   /// The vertices of the edges as one chain: each edge's start, then the last edge's end. The
@@ -289,7 +325,7 @@ final class EdgeIndex: Sendable {
     let s = edgeStride
     guard count > 0 else { return [] }
     return [Coordinate](unsafeUninitializedCapacity: count + 1) { chain, initialized in
-      edges.withUnsafeBufferPointer { edges in
+      withEdgesUnpublished { edges in
         for i in 0..<count {
           chain.initializeElement(
             at: i, to: Coordinate(uncheckedLatitude: edges[s &* i &+ 1], longitude: edges[s &* i]))

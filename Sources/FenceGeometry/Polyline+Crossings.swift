@@ -86,7 +86,7 @@ extension EdgeIndex {
     let lowY = min(m.ay, m.by)
     let highY = max(m.ay, m.by)
 
-    edges.withUnsafeBufferPointer { e in
+    withEdges { e in
       // Vertex k of the chain (edges are consecutive: edge k runs from vertex k to k + 1).
       func vx(_ k: Int) -> Double { k < edgeCount ? e[s * k] : e[s * (k - 1) + 2] }
       func vy(_ k: Int) -> Double { k < edgeCount ? e[s * k + 1] : e[s * (k - 1) + 3] }

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// An object made by the first use that needs it and published once to every thread: the
-/// stripes and chunk tree of an ``EdgeIndex`` and the joined index of a multipolygon
-/// (decision 0017).
+/// stripes, chunk tree and unpacked values of an ``EdgeIndex`` and the joined index of a
+/// multipolygon (decisions 0017 and 0018).
 ///
 /// One word holds the object's address (0 while nothing is made: `Atomic` of a reference or a
 /// pointer would not be `Sendable`). Whichever thread finds 0 makes the object and publishes it
@@ -41,6 +41,13 @@ struct PublishedOnce<Object: AnyObject & Sendable>: ~Copyable, Sendable {
     if stored { return value }
     retained?.release()
     return current
+  }
+
+  /// The object if one is published, without making it.
+  var publishedObject: Unmanaged<Object>? {
+    let value = word.load(ordering: .acquiring)
+    guard value != 0, value != Self.nothing else { return nil }
+    return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: value)!)
   }
 
   /// The word: 0, ``nothing``, or an object's address (for tests).

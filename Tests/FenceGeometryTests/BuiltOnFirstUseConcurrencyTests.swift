@@ -135,6 +135,49 @@ import Testing
     }
   }
 
+  /// A polygon whose vertices are decimals keeps them packed until a query reads them
+  /// (decision 0018): threads asking a fresh one at once, for containment and for distances,
+  /// unpack it once and agree with one unpacked before.
+  @Test func threadsUnpackingAFreshPolygonAtOnceAgreeWithOneUnpackedBefore() throws {
+    let points = samplePoints(count: 120, seed: 37)
+    for round in 0..<6 {
+      func make() throws -> Polygon {
+        try decimalStarPolygon(
+          count: 2_000, longitude: 10, latitude: 20, radius: 1, decimals: 5,
+          seed: 400 + UInt64(round))
+      }
+      let reference = try make()
+      let expected = points.map { point -> UInt64 in
+        let position = Position(Coordinate(uncheckedLatitude: point.0, longitude: point.1))
+        let inside = reference.contains(latitude: point.0, longitude: point.1)
+        return reference.distanceToBoundary(from: position).bitPattern ^ (inside ? 1 : 0)
+      }
+      #expect(reference.index.hasUnpackedEdges)
+      let fresh = try make()
+      #expect(fresh.index.isPacked && !fresh.index.hasUnpackedEdges)
+      // Each thread starts at a different point, so that every one may be the first to ask;
+      // at even points containment is asked first, at odd ones the distance.
+      for (thread, answers) in answersOnThreads(4, count: points.count, stagger: 30, { k in
+        let point = points[k]
+        let position = Position(Coordinate(uncheckedLatitude: point.0, longitude: point.1))
+        let inside: Bool
+        let metres: Double
+        if k % 2 == 0 {
+          inside = fresh.contains(latitude: point.0, longitude: point.1)
+          metres = fresh.distanceToBoundary(from: position)
+        } else {
+          metres = fresh.distanceToBoundary(from: position)
+          inside = fresh.contains(latitude: point.0, longitude: point.1)
+        }
+        return metres.bitPattern ^ (inside ? 1 : 0)
+      }).enumerated() {
+        #expect(answers == expected, "thread \(thread)")
+      }
+      #expect(fresh.index.hasUnpackedEdges)
+      #expect(fresh.index.edges.map(\.bitPattern) == reference.index.edges.map(\.bitPattern))
+    }
+  }
+
   /// A multipolygon of several parts joins their edges on its first containment query, once,
   /// whichever thread asks first; parts that cannot share one index (different antimeridian
   /// frames) are recorded as such, and tested one by one.

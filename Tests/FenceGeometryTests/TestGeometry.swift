@@ -43,6 +43,23 @@ func starPolygon(
   return try polygon(points)
 }
 
+/// ``starPolygon(count:longitude:latitude:radius:jagged:generator:)``'s jagged star with its
+/// coordinates rounded to `decimals` places (at most 6), as a zone file's text gives them: an
+/// index of at least 32 edges keeps them packed (decision 0018).
+func decimalStarPolygon(
+  count: Int, longitude: Double, latitude: Double, radius: Double, decimals: Int, seed: UInt64
+) throws -> Polygon {
+  var generator = SeededGenerator(seed: seed)
+  let star = try starPolygon(
+    count: count, longitude: longitude, latitude: latitude, radius: radius, jagged: true,
+    generator: &generator)
+  let power = [1.0, 10, 100, 1_000, 10_000, 100_000, 1_000_000][decimals]
+  return try Polygon(
+    exterior: star.exterior.map {
+      lonLat(($0.longitude * power).rounded() / power, ($0.latitude * power).rounded() / power)
+    })
+}
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
