@@ -28,22 +28,36 @@ enum DecimalPacking {
 
   /// `values` packed (see the type's notes), or nil when some value has no exact decimal form
   /// of at most ``maximumDecimals`` places, or packing would not save at least a quarter of the
-  /// values' 8 bytes each.
+  /// values' 8 bytes each. The bytes are written to a scratch buffer and then copied into an
+  /// array of exactly their count.
   static func pack(_ values: UnsafeBufferPointer<Double>) -> ContiguousArray<UInt8>? {
     let limit = 6 * values.count
+    // One value takes at most 10 bytes: room to pass the limit by one value, and the header.
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: limit + 11) { scratch in
+      guard let count = pack(values, into: scratch.baseAddress!, limit: limit) else { return nil }
+      return ContiguousArray(UnsafeBufferPointer(start: scratch.baseAddress!, count: count))
+    }
+  }
+
+  /// Writes `values` packed to `bytes` and returns the count written, or nil (see
+  /// ``pack(_:)``) once more than `limit` bytes would be needed.
+  private static func pack(
+    _ values: UnsafeBufferPointer<Double>, into bytes: UnsafeMutablePointer<UInt8>, limit: Int
+  ) -> Int? {
     var decimals = 0
-    var bytes = ContiguousArray<UInt8>()
-    bytes.reserveCapacity(min(limit, 3 * values.count) + 1)
     // The places only grow, and a value exact at `d` places is exact at more (the same decimal),
     // so a restart at more places happens at most `maximumDecimals` times.
     restart: while true {
-      bytes.removeAll(keepingCapacity: true)
-      bytes.append(UInt8(decimals))
+      bytes[0] = UInt8(decimals)
+      var count = 1
       var previous: (Int64, Int64) = (0, 0)
+      let power = powers[decimals]
       for i in 0..<values.count {
-        guard let n = integer(values[i], decimals: decimals) else {
+        guard let n = integer(values[i], power: power) else {
           var more = decimals + 1
-          while more <= maximumDecimals, integer(values[i], decimals: more) == nil { more += 1 }
+          while more <= maximumDecimals, integer(values[i], power: powers[more]) == nil {
+            more += 1
+          }
           guard more <= maximumDecimals else { return nil }
           decimals = more
           continue restart
@@ -56,10 +70,17 @@ enum DecimalPacking {
           difference = n &- previous.1
           previous.1 = n
         }
-        appendGroups(of: UInt64(bitPattern: (difference << 1) ^ (difference >> 63)), to: &bytes)
-        if bytes.count > limit { return nil }
+        var rest = UInt64(bitPattern: (difference << 1) ^ (difference >> 63))
+        while rest >= 0x80 {
+          bytes[count] = UInt8(truncatingIfNeeded: rest) | 0x80
+          count &+= 1
+          rest >>= 7
+        }
+        bytes[count] = UInt8(rest)
+        count &+= 1
+        if count > limit { return nil }
       }
-      return bytes
+      return count
     }
   }
 
@@ -102,25 +123,14 @@ enum DecimalPacking {
     }
   }
 
-  /// The integer `n` with `Double(n) / 10^decimals` equal to `value` bit for bit, if any.
+  /// The integer `n` with `Double(n) / power` equal to `value` bit for bit, if any (`power` is
+  /// `10^d`).
   @inline(__always)
-  private static func integer(_ value: Double, decimals: Int) -> Int64? {
-    let power = powers[decimals]
+  private static func integer(_ value: Double, power: Double) -> Int64? {
     let scaled = value * power
     guard abs(scaled) < scaledLimit else { return nil }  // also NaN and the infinities
     let n = Int64(scaled.rounded())
     guard (Double(n) / power).bitPattern == value.bitPattern else { return nil }
     return n
-  }
-
-  /// Appends `value` in 7-bit groups, lowest first, the high bit set on all but the last.
-  @inline(__always)
-  private static func appendGroups(of value: UInt64, to bytes: inout ContiguousArray<UInt8>) {
-    var rest = value
-    while rest >= 0x80 {
-      bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-      rest >>= 7
-    }
-    bytes.append(UInt8(rest))
   }
 }
