@@ -97,7 +97,10 @@ extension ZoneEvaluator {
         askAhead(of: i, fixes, handles, found: &found)
       }
       if mine.fix == i && mine.isComplete { fencesFoundAhead = mine }
-      process(fixes[i], slot: Int(handles[i].slot), into: &events)
+      // The fix's fields read in place: `fixes[i]` would be copied (see `FixReading`).
+      process(
+        FixReading(at: fixes.baseAddress.unsafelyUnwrapped + i), slot: Int(handles[i].slot),
+        into: &events)
       fencesFoundAhead.fix = -1
     }
   }

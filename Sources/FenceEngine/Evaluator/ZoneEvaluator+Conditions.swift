@@ -67,7 +67,7 @@ extension ZoneEvaluator {
   /// (seen in a profile of a conditioned run).
   @inline(__always)
   mutating func conditionContext(
-    for fix: LocationFix, _ coordinate: Coordinate, device d: Int
+    for fix: FixReading, _ coordinate: Coordinate, device d: Int
   ) -> ConditionContext? {
     guard conditionedZoneCount > 0 else { return nil }
     let previous = devices[d].hasFix ? (devices[d].lastCoordinate, devices[d].lastTime) : nil
@@ -158,7 +158,7 @@ extension ZoneEvaluator {
   /// The speed and course an event of the zone in slot `zone` carries: those its conditions were
   /// judged on when it has speed or course conditions, else the fix's own.
   mutating func eventMotion(
-    zone: Int32, fix: LocationFix, _ context: ConditionContext?
+    zone: Int32, fix: FixReading, _ context: ConditionContext?
   ) -> (speed: Double?, course: Double?) {
     if let context, Int(zone) < conditionCores.count,
       conditionCores[Int(zone)].usesSpeed || conditionCores[Int(zone)].usesCourse

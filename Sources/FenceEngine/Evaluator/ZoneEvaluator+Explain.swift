@@ -9,14 +9,15 @@ extension ZoneEvaluator {
   /// distances, each concerned zone's rule state before and after, and the reason for no event.
   public mutating func explain(_ fix: LocationFix, into events: inout [ZoneEvent]) -> FixExplanation {
     let d = Int(handle(forDevice: fix.device).slot)
+    let reading = FixReading(fix)
     // What `process` does before it looks at fences, done here first (each is idempotent), so
     // that the candidates are judged by the zones' state the fix will see.
     if !pendingEvents.isEmpty { flushPendingEvents(into: &events) }
     let start = events.count
-    let rejection = rejectionReason(for: fix, device: d)
+    let rejection = rejectionReason(for: reading, device: d)
     if rejection == nil { runZoneClock(upTo: fix.time, into: &events) }
     let coordinate = Coordinate(uncheckedLatitude: fix.latitude, longitude: fix.longitude)
-    let context = rejection == nil ? conditionContext(for: fix, coordinate, device: d) : nil
+    let context = rejection == nil ? conditionContext(for: reading, coordinate, device: d) : nil
     let before = devices[d].records
     let hadFix = devices[d].hasFix
     let from = devices[d].lastCoordinate
@@ -25,7 +26,7 @@ extension ZoneEvaluator {
       rejection == nil
       ? explainedCandidates(at: coordinate, from: hadFix ? from : nil, records: before) : []
 
-    process(fix, slot: d, into: &events)
+    process(reading, slot: d, into: &events)
 
     let produced = Array(events[start...])
     let outcome: FixExplanation.Outcome =

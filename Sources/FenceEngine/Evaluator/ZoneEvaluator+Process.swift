@@ -49,7 +49,7 @@ extension ZoneEvaluator {
 
   /// The whole per-fix step for the device in slot `d` (see ``process(_:into:)``), as the
   /// spec's steps in order; each named step below says what it reads and leaves behind.
-  mutating func process(_ fix: LocationFix, slot d: Int, into events: inout [ZoneEvent]) {
+  mutating func process(_ fix: FixReading, slot d: Int, into events: inout [ZoneEvent]) {
     if !pendingEvents.isEmpty { flushPendingEvents(into: &events) }
     // 0. Rejection.
     if let reason = rejectionReason(for: fix, device: d) {
@@ -115,7 +115,7 @@ extension ZoneEvaluator {
   /// differ from the last fix's.
   @inline(__always)
   mutating func skipsUnchanged(
-    _ fix: LocationFix, _ coordinate: Coordinate, _ context: ConditionContext?, device d: Int,
+    _ fix: FixReading, _ coordinate: Coordinate, _ context: ConditionContext?, device d: Int,
     position: inout Position?, into events: inout [ZoneEvent]
   ) -> Bool {
     guard context == nil, roaming.isEmpty else { return false }
@@ -181,7 +181,7 @@ extension ZoneEvaluator {
   /// dwells of all devices are read).
   @inline(__always)
   mutating func fireDueDwells(
-    upTo t: Timestamp, fix: LocationFix, device d: Int, records: inout [ZoneRecord],
+    upTo t: Timestamp, fix: FixReading, device d: Int, records: inout [ZoneRecord],
     into events: inout [ZoneEvent]
   ) {
     if dwellsMayFire(upTo: t, records: records) {
@@ -199,7 +199,7 @@ extension ZoneEvaluator {
   /// skipped then.
   @inline(__always)
   mutating func checkOutAndIn(
-    fix: LocationFix, context: ConditionContext?, isFirst: Bool, hasCrossings: Bool,
+    fix: FixReading, context: ConditionContext?, isFirst: Bool, hasCrossings: Bool,
     device d: Int, records: inout [ZoneRecord], into events: inout [ZoneEvent]
   ) {
     guard !records.isEmpty && (hasCrossings || !Self.areSettled(records)) else { return }
@@ -235,7 +235,7 @@ extension ZoneEvaluator {
 
   /// Counts a rejected fix and, when diagnostics are on, reports it.
   mutating func reject(
-    _ fix: LocationFix, _ reason: RejectionReason, device d: Int, into events: inout [ZoneEvent]
+    _ fix: FixReading, _ reason: RejectionReason, device d: Int, into events: inout [ZoneEvent]
   ) {
     rejections[reason] += 1
     guard configuration.reportsRejections else { return }
@@ -257,7 +257,7 @@ extension ZoneEvaluator {
   /// The zones to check out are gathered in `scratchZones`, and taken out into a local array
   /// only when there are any (a local array costs a release per fix).
   mutating func checkOut(
-    records: inout [ZoneRecord], fix: LocationFix, context: ConditionContext?, device d: Int,
+    records: inout [ZoneRecord], fix: FixReading, context: ConditionContext?, device d: Int,
     into events: inout [ZoneEvent]
   ) {
     scratchZones.empty()
@@ -318,7 +318,7 @@ extension ZoneEvaluator {
 
   /// Step 3: GEOLINE check-ins, in path order.
   mutating func checkInCrossings(
-    _ crossings: [CrossingHit], records: inout [ZoneRecord], fix: LocationFix,
+    _ crossings: [CrossingHit], records: inout [ZoneRecord], fix: FixReading,
     context: ConditionContext?, device d: Int, into events: inout [ZoneEvent]
   ) {
     let t = fix.time
@@ -355,7 +355,7 @@ extension ZoneEvaluator {
   ///
   /// Gathers the zones in `scratchZones` as ``checkOut(records:fix:device:into:)`` does.
   mutating func checkInAreas(
-    records: inout [ZoneRecord], fix: LocationFix, context: ConditionContext?, isFirst: Bool,
+    records: inout [ZoneRecord], fix: FixReading, context: ConditionContext?, isFirst: Bool,
     device d: Int, into events: inout [ZoneEvent]
   ) {
     let t = fix.time
@@ -434,7 +434,7 @@ extension ZoneEvaluator {
   /// Stores a fix as the device's last accepted fix, puts the device's `records` (taken out
   /// for the fix's step) back, and moves the engine's time up to the fix.
   mutating func recordLastFix(
-    _ fix: LocationFix, _ coordinate: Coordinate, device d: Int, records: inout [ZoneRecord]
+    _ fix: FixReading, _ coordinate: Coordinate, device d: Int, records: inout [ZoneRecord]
   ) {
     if time.map({ fix.time > $0 }) ?? true { time = fix.time }
     let sequence = addSequence
@@ -447,7 +447,7 @@ extension ZoneEvaluator {
 
   /// Stores a fix as the device's last accepted fix (its records left where they are), and
   /// moves the engine's time up to it.
-  mutating func recordLastFix(_ fix: LocationFix, _ coordinate: Coordinate, device d: Int) {
+  mutating func recordLastFix(_ fix: FixReading, _ coordinate: Coordinate, device d: Int) {
     if time.map({ fix.time > $0 }) ?? true { time = fix.time }
     let sequence = addSequence
     devices.withUnsafeMutableBufferPointer { devices in
@@ -457,7 +457,7 @@ extension ZoneEvaluator {
 
   @inline(__always)
   private static func note(
-    _ fix: LocationFix, _ coordinate: Coordinate, sequence: UInt64,
+    _ fix: FixReading, _ coordinate: Coordinate, sequence: UInt64,
     asLastOf device: inout DeviceState
   ) {
     device.hasFix = true
@@ -469,7 +469,7 @@ extension ZoneEvaluator {
 
   /// Why a fix must be rejected, if it must (the spec's step 0, in its order).
   @inline(__always)
-  func rejectionReason(for fix: LocationFix, device d: Int) -> RejectionReason? {
+  func rejectionReason(for fix: FixReading, device d: Int) -> RejectionReason? {
     let latitude = fix.latitude
     let longitude = fix.longitude
     guard Coordinate.isValid(latitude: latitude, longitude: longitude) else {
@@ -727,7 +727,7 @@ extension ZoneEvaluator {
   /// A due dwell whose device has a pending exit waits; the current device's waiting dwells are
   /// emitted when this fix finds it inside again (with this fix's position).
   mutating func fireDueDwells(
-    upTo time: Timestamp, current: Int?, fix: LocationFix?, into events: inout [ZoneEvent]
+    upTo time: Timestamp, current: Int?, fix: FixReading?, into events: inout [ZoneEvent]
   ) {
     guard dwellsMayFire(upTo: time, records: current.map { devices[$0].records } ?? [])
     else { return }

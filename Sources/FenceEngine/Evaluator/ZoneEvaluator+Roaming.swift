@@ -70,7 +70,7 @@ struct RoamingDwellEntry {
 extension ZoneEvaluator {
   /// The roaming step of an accepted fix of device `d`.
   mutating func evaluateRoaming(
-    _ fix: LocationFix, _ coordinate: Coordinate, isFirst: Bool, context: ConditionContext?,
+    _ fix: FixReading, _ coordinate: Coordinate, isFirst: Bool, context: ConditionContext?,
     device d: Int, into events: inout [ZoneEvent]
   ) {
     let target = Int32(d)
@@ -264,7 +264,7 @@ extension ZoneEvaluator {
 
   /// The dwell event of a roaming pair: at the target's last accepted fix, or at `fix` when the
   /// dwell waited for this fix to find the pair inside again.
-  func roamingDwell(_ record: RoamingRecord, target d: Int, fix: LocationFix?) -> ZoneEvent {
+  func roamingDwell(_ record: RoamingRecord, target d: Int, fix: FixReading?) -> ZoneEvent {
     var event = roamingEvent(.dwell, record, target: d, time: record.dwellDeadline)
     event.checkInTime = record.checkInTime
     event.dwellSeconds = record.dwellDeadline.seconds(since: record.checkInTime)

@@ -20,7 +20,7 @@ extension ZoneEvaluator {
   /// notes none while an exit is pending, and only the device's own full evaluations start
   /// one), so only the queue's head can make a dwell due here.
   mutating func skip(
-    _ fix: LocationFix, _ coordinate: Coordinate, device d: Int, into events: inout [ZoneEvent]
+    _ fix: FixReading, _ coordinate: Coordinate, device d: Int, into events: inout [ZoneEvent]
   ) {
     let t = fix.time
     skippedFixCount += 1

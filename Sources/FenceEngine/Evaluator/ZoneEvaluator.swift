@@ -258,7 +258,7 @@ public struct ZoneEvaluator {
   /// ``Configuration/reportsRejections`` is on, appended as a `rejected` event.
   public mutating func process(_ fix: LocationFix, into events: inout [ZoneEvent]) {
     let handle = handle(forDevice: fix.device)
-    process(fix, slot: Int(handle.slot), into: &events)
+    process(FixReading(fix), slot: Int(handle.slot), into: &events)
   }
 
   /// Processes one fix of the device behind `device`, skipping the name lookup; `fix.device`
@@ -269,7 +269,7 @@ public struct ZoneEvaluator {
     precondition(
       device.slot >= 0 && Int(device.slot) < devices.count,
       "Device handle \(device.slot) was not issued by this evaluator (\(devices.count) devices)")
-    process(fix, slot: Int(device.slot), into: &events)
+    process(FixReading(fix), slot: Int(device.slot), into: &events)
   }
 
   /// Moves the engine's time to `time`, firing every dwell due at or before it (stamped with
