@@ -18,12 +18,7 @@ struct FixReading {
   /// The fields of `fix`.
   @inline(__always)
   init(_ fix: LocationFix) {
-    time = fix.time
-    latitude = fix.latitude
-    longitude = fix.longitude
-    accuracy = fix.accuracy
-    speed = fix.speed
-    course = fix.course
+    self = withUnsafePointer(to: fix) { FixReading(at: $0) }
   }
 
   /// The fields of the fix at `fix`, read in place (no copy of its name).
