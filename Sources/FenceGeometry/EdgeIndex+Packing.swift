@@ -48,8 +48,7 @@ extension EdgeIndex {
     }
   }
 
-  /// A copy of the edge values (tests, and readers that keep them); leaves a packed index
-  /// packed.
+  /// A copy of the edge values (tests); leaves a packed index packed.
   var edges: ContiguousArray<Double> {
     withEdgesUnpublished { ContiguousArray($0) }
   }

@@ -20,9 +20,6 @@
 final class EdgeIndex: Sendable {
   /// Whether longitudes were unwrapped into [0, 360] because the shape crosses the antimeridian.
   let isUnwrapped: Bool
-  /// Whether the edge values are held packed as decimals (``packedEdges``; decision 0018) and
-  /// unpacked by the first query that reads them, else plain (``plainEdges``).
-  let isPacked: Bool
   /// ``edgeStride``, in a byte beside the flags.
   private let strideByte: UInt8
   /// How the chunk tree (``ChunkTree``: the boxes of edge chunks and of their groups, level by
@@ -36,10 +33,14 @@ final class EdgeIndex: Sendable {
   let valueCount: Int
   /// The edge values when held plain; empty when packed.
   let plainEdges: ContiguousArray<Double>
-  /// The edge values packed as decimals (``DecimalPacking``) when ``isPacked``, else empty: a
+  /// The edge values packed as decimals (``DecimalPacking``; never empty: its first byte is the
+  /// number of places), or empty when they are held plain: packed for a
   /// shape of at least ``smallEdgeCount`` edges whose values are all exact decimals of a few
   /// places (zone files' text), about 2 bytes a value instead of 8.
   let packedEdges: ContiguousArray<UInt8>
+  /// Whether the edge values are held packed as decimals (``packedEdges``; decision 0018) and
+  /// unpacked by the first query that reads them, else plain (``plainEdges``).
+  var isPacked: Bool { !packedEdges.isEmpty }
   /// A packed index's values unpacked, by the first query that reads them (``withEdges(_:)``).
   let unpackedSlot: PublishedOnce<UnpackedEdges>
   /// Doubles from one edge's start to the next's: 2 when the edges are one chain of vertices
@@ -131,7 +132,6 @@ final class EdgeIndex: Sendable {
     let packed =
       count >= EdgeIndex.smallEdgeCount
       ? edges.withUnsafeBufferPointer(DecimalPacking.pack) : nil
-    isPacked = packed != nil
     valueCount = edges.count
     plainEdges = packed == nil ? edges : []
     packedEdges = packed ?? []
@@ -193,7 +193,6 @@ final class EdgeIndex: Sendable {
       }
       edgeColours.append(contentsOf: repeatElement(colour, count: part.edgeCount))
     }
-    isPacked = false
     strideByte = 4
     valueCount = joined.count
     plainEdges = joined
@@ -245,7 +244,6 @@ final class EdgeIndex: Sendable {
   /// A copy of `other` (its arrays shared) whose chunk tree stores its nodes.
   private init(_ other: EdgeIndex, storingTreeNodes: Void) {
     isUnwrapped = other.isUnwrapped
-    isPacked = other.isPacked
     strideByte = other.strideByte
     valueCount = other.valueCount
     plainEdges = other.plainEdges

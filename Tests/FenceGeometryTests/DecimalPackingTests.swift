@@ -74,8 +74,10 @@ import Testing
   }
 
   @Test func anIndexOfDecimalsIsPackedAndUnpackedByItsFirstQuery() throws {
-    let star = try decimalStar(count: 400, decimals: 5, seed: 3)
-    let given = star.exterior
+    // The ring as given to the polygon, not as read back from it.
+    let given = try decimalStarRing(
+      count: 400, longitude: -73.9, latitude: 40.7, radius: 0.2, decimals: 5, seed: 3)
+    let star = try Polygon(exterior: given)
     #expect(star.index.isPacked)
     #expect(star.index.plainEdges.isEmpty)
     #expect(star.index.packedEdges.count < 3 * star.index.valueCount)

@@ -49,15 +49,25 @@ func starPolygon(
 func decimalStarPolygon(
   count: Int, longitude: Double, latitude: Double, radius: Double, decimals: Int, seed: UInt64
 ) throws -> Polygon {
+  try Polygon(
+    exterior: decimalStarRing(
+      count: count, longitude: longitude, latitude: latitude, radius: radius, decimals: decimals,
+      seed: seed))
+}
+
+/// The ring of ``decimalStarPolygon(count:longitude:latitude:radius:decimals:seed:)``, as given
+/// to the polygon.
+func decimalStarRing(
+  count: Int, longitude: Double, latitude: Double, radius: Double, decimals: Int, seed: UInt64
+) throws -> [Coordinate] {
   var generator = SeededGenerator(seed: seed)
   let star = try starPolygon(
     count: count, longitude: longitude, latitude: latitude, radius: radius, jagged: true,
     generator: &generator)
   let power = [1.0, 10, 100, 1_000, 10_000, 100_000, 1_000_000][decimals]
-  return try Polygon(
-    exterior: star.exterior.map {
-      lonLat(($0.longitude * power).rounded() / power, ($0.latitude * power).rounded() / power)
-    })
+  return star.exterior.map {
+    lonLat(($0.longitude * power).rounded() / power, ($0.latitude * power).rounded() / power)
+  }
 }
 
 #if canImport(Glibc)

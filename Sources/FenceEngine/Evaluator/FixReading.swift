@@ -5,7 +5,7 @@
 /// A plain value: copying it retains nothing. The batch loop handed each `LocationFix` of its
 /// buffer to the mutating per-fix step, and the compiler copied it there (a borrow from a
 /// buffer cannot be lent across a call that mutates the evaluator), retaining and releasing its
-/// name through the type's outlined copy: about a tenth of a million devices' evaluation in
+/// name through the type's outlined copy: 8 % of the samples of a million devices' evaluation in
 /// `perf`. The loop now reads each fix's fields in place into one of these.
 struct FixReading {
   var time: Timestamp
