@@ -403,13 +403,14 @@ struct ZoneRecord {
   }
 }
 
-/// Everything the evaluator remembers about one device. 96 bytes: whether its last fix had a
-/// speed and a course are two bits of one byte beside `hasFix` (two optional `Double`s took 16
-/// bytes each), the cell memo keeps only what a fix reads of its entry (20 bytes instead of
-/// 32), and the monitored set lives in ``ZoneEvaluator/monitoredSets``, which only proximity
-/// monitoring fills (120 bytes before; a million devices hold a million of these).
+/// Everything the evaluator remembers about one device but its name. 80 bytes: whether its last
+/// fix had a speed and a course are two bits of one byte beside `hasFix` (two optional
+/// `Double`s took 16 bytes each), the cell memo keeps only what a fix reads of its entry (20
+/// bytes instead of 32), the monitored set lives in ``ZoneEvaluator/monitoredSets``, which only
+/// proximity monitoring fills, and the name in ``ZoneEvaluator/deviceNames``, which a caller
+/// that already holds every name can hand over whole (``ZoneEvaluator/registerDevices(named:)``;
+/// 120 bytes before; a million devices hold a million of these).
 struct DeviceState {
-  var name: String
   var lastTime = Timestamp(microsecondsSinceEpoch: 0)
   var lastCoordinate = Coordinate(uncheckedLatitude: 0, longitude: 0)
   /// The last speed and course as given when ``motion`` says there are (else 0).
@@ -428,7 +429,7 @@ struct DeviceState {
   /// Bit 0: the last fix had a speed; bit 1: a course.
   private var motion: UInt8 = 0
 
-  init(name: String) { self.name = name }
+  init() {}
 
   /// The speed of the device's last accepted fix, as given.
   var lastSpeed: Double? { motion & 1 != 0 ? speedValue : nil }

@@ -55,7 +55,7 @@ extension ZoneEvaluator {
           checkInFence: checkedIn ? record.checkInFence : nil, exitPending: record.exit != nil))
     }
     return DeviceStatus(
-      device: state.name, lastFix: lastFix, inside: inside, monitored: state.monitored,
+      device: device, lastFix: lastFix, inside: inside, monitored: state.monitored,
       tags: state.tags)
   }
 

@@ -239,7 +239,7 @@ extension ZoneEvaluator {
   ) {
     rejections[reason] += 1
     guard configuration.reportsRejections else { return }
-    var event = ZoneEvent(kind: .rejected, time: fix.time, device: devices[d].name)
+    var event = ZoneEvent(kind: .rejected, time: fix.time, device: deviceNames[d])
     event.reason = reason
     if fix.latitude.isFinite, fix.longitude.isFinite {
       event.latitude = fix.latitude
@@ -417,7 +417,7 @@ extension ZoneEvaluator {
     _ kind: ZoneEvent.Kind, time: Timestamp, device d: Int, zone: Int32, fence: String,
     to events: inout [ZoneEvent], _ fill: (inout ZoneEvent) -> Void
   ) {
-    events.append(ZoneEvent(kind: kind, time: time, device: devices[d].name))
+    events.append(ZoneEvent(kind: kind, time: time, device: deviceNames[d]))
     events.withUnsafeMutableBufferPointer { appended in
       let last = appended.count - 1
       // Read in place: a plain subscript copies the whole compiled zone to read one field.
@@ -763,7 +763,7 @@ extension ZoneEvaluator {
       due.insertionSort { a, b in
         if a.deadline != b.deadline { return a.deadline < b.deadline }
         if a.zone != b.zone { return zoneID(at: a.zone) < zoneID(at: b.zone) }
-        return devices[Int(a.device)].name < devices[Int(b.device)].name
+        return deviceNames[Int(a.device)] < deviceNames[Int(b.device)]
       }
     }
     for entry in due {

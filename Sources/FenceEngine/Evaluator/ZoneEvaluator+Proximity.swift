@@ -151,7 +151,7 @@ extension ZoneEvaluator {
         j += 1
       }
     }
-    var event = ZoneEvent(kind: .monitoredSetChanged, time: time, device: devices[d].name)
+    var event = ZoneEvent(kind: .monitoredSetChanged, time: time, device: deviceNames[d])
     event.on = on.sorted()
     event.off = off.sorted()
     events.append(event.withDeterministicID())

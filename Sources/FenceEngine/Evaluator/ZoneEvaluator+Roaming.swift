@@ -156,7 +156,7 @@ extension ZoneEvaluator {
     let order = { (a: Int, b: Int) -> Bool in
       let (x, y) = (records[a], records[b])
       if x.zone != y.zone { return self.zoneID(at: x.zone) < self.zoneID(at: y.zone) }
-      return self.devices[Int(x.carrier)].name < self.devices[Int(y.carrier)].name
+      return self.deviceNames[Int(x.carrier)] < self.deviceNames[Int(y.carrier)]
     }
     checkOuts.sort(by: order)
     checkIns.sort(by: order)
@@ -253,12 +253,12 @@ extension ZoneEvaluator {
   func roamingEvent(
     _ kind: ZoneEvent.Kind, _ record: RoamingRecord, target d: Int, time: Timestamp
   ) -> ZoneEvent {
-    var event = ZoneEvent(kind: kind, time: time, device: devices[d].name)
+    var event = ZoneEvent(kind: kind, time: time, device: deviceNames[d])
     zoneSlots.withUnsafeBufferPointer { slots in
       event.zone = slots[Int(record.zone)]?.id
       event.customData = slots[Int(record.zone)]?.customData
     }
-    event.roamingDevice = devices[Int(record.carrier)].name
+    event.roamingDevice = deviceNames[Int(record.carrier)]
     return event
   }
 
@@ -299,8 +299,8 @@ extension ZoneEvaluator {
     due.sort { a, b in
       if a.deadline != b.deadline { return a.deadline < b.deadline }
       if a.zone != b.zone { return zoneID(at: a.zone) < zoneID(at: b.zone) }
-      if a.target != b.target { return devices[Int(a.target)].name < devices[Int(b.target)].name }
-      return devices[Int(a.carrier)].name < devices[Int(b.carrier)].name
+      if a.target != b.target { return deviceNames[Int(a.target)] < deviceNames[Int(b.target)] }
+      return deviceNames[Int(a.carrier)] < deviceNames[Int(b.carrier)]
     }
     for entry in due {
       guard var records = roamingRecords[entry.target] else { continue }

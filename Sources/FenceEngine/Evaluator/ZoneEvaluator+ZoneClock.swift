@@ -155,7 +155,7 @@ extension ZoneEvaluator {
   func closingCheckOut(
     _ record: ZoneRecord, device d: Int, at instant: Timestamp, reason: CheckOutReason
   ) -> ZoneEvent {
-    var event = ZoneEvent(kind: .checkOut, time: instant, device: devices[d].name)
+    var event = ZoneEvent(kind: .checkOut, time: instant, device: deviceNames[d])
     zoneSlots.withUnsafeBufferPointer { slots in
       event.zone = slots[Int(record.zone)]?.id
       event.customData = slots[Int(record.zone)]?.customData

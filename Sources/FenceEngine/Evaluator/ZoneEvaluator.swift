@@ -115,10 +115,14 @@ public struct ZoneEvaluator {
 
   // MARK: Devices and time
 
-  /// Device slots by name, the names read back from `devices` (8-byte buckets: a million
+  /// Device slots by name, the names read back from `deviceNames` (8-byte buckets: a million
   /// devices' `[String: Int32]` kept a copy of every name, about 40 bytes a device).
   var deviceSlotByName = IDSlotTable()
   var devices: [DeviceState] = []
+  /// Each device's name, parallel to `devices`: a column of its own so that a caller holding
+  /// every name in an array can give the array itself (``registerDevices(named:)``) instead of
+  /// the evaluator copying each name while the caller's array is still held.
+  var deviceNames: [String] = []
   /// One per device, parallel to `devices`, when skipping is on; empty otherwise.
   var safeDiscs: [SafeDisc] = []
   /// Per device slot, its monitored set (proximity monitoring) as element slots sorted
@@ -210,11 +214,12 @@ public struct ZoneEvaluator {
     let slot: Int32
     do {
       // Read through a second reference that ends before `devices` grows (no copy).
-      let known = devices
-      slot = deviceSlotByName.slot(interning: name, next: next) { known[Int($0)].name }
+      let known = deviceNames
+      slot = deviceSlotByName.slot(interning: name, next: next) { known[Int($0)] }
     }
     if slot == next {
-      devices.append(DeviceState(name: name))
+      devices.append(DeviceState())
+      deviceNames.append(name)
       if configuration.skipsUnchangedFixes { safeDiscs.append(SafeDisc()) }
     }
     return DeviceHandle(slot: slot)
@@ -227,21 +232,22 @@ public struct ZoneEvaluator {
     precondition(
       device.slot >= 0 && Int(device.slot) < devices.count,
       "Device handle \(device.slot) was not issued by this evaluator (\(devices.count) devices)")
-    return devices[Int(device.slot)].name
+    return deviceNames[Int(device.slot)]
   }
 
   /// Makes room for `count` devices in all, so that registering them does not grow the
   /// device tables step by step (a caller that knows its fleet, such as a replay of a file).
   public mutating func reserveCapacity(devices count: Int) {
     devices.reserveCapacity(growingTo: count)
+    deviceNames.reserveCapacity(growingTo: count)
     deviceSlotByName.reserveCapacity(count)
     if configuration.skipsUnchangedFixes { safeDiscs.reserveCapacity(growingTo: count) }
   }
 
   /// The slot of the device named `name`, if it has one.
   func deviceSlot(named name: String) -> Int32? {
-    devices.withUnsafeBufferPointer { devices in
-      deviceSlotByName.slot(of: name) { devices[Int($0)].name }
+    deviceNames.withUnsafeBufferPointer { names in
+      deviceSlotByName.slot(of: name) { names[Int($0)] }
     }
   }
 

@@ -20,7 +20,7 @@ extension ZoneEvaluator {
         .init(
           record: .init(
             zone: zoneID(at: record.zone), presence: .init(record.presence), stay: record.stay,
-            checkInTime: record.checkInTime, checkInFence: devices[Int(record.carrier)].name,
+            checkInTime: record.checkInTime, checkInFence: deviceNames[Int(record.carrier)],
             willCheckOut: record.willCheckOut, dwell: dwell,
             dwellDeadline: dwell == .none ? Timestamp(microsecondsSinceEpoch: 0) : record.dwellDeadline,
             exit: exit, windowStart: record.windowStart),

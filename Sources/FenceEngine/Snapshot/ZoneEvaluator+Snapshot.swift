@@ -26,7 +26,7 @@ extension ZoneEvaluator {
       zoneSequences.append(.init(zone: zone.id, addedSequence: zoneCores[Int(slot)].addedSequence))
     }
     var snapshotDevices: [EvaluatorSnapshot.Device] = []
-    for slot in devices.indices where isIncluded(devices[slot].name) {
+    for slot in devices.indices where isIncluded(deviceNames[slot]) {
       snapshotDevices.append(snapshotDevice(slot: slot))
     }
     return EvaluatorSnapshot(
@@ -65,6 +65,8 @@ extension ZoneEvaluator {
     }
     var newDevices: [DeviceState] = []
     newDevices.reserveCapacity(snapshot.devices.count)
+    var newNames: [String] = []
+    newNames.reserveCapacity(snapshot.devices.count)
     var newDiscs: [SafeDisc] = []
     if configuration.skipsUnchangedFixes { newDiscs.reserveCapacity(snapshot.devices.count) }
     var newSlotByName: [String: Int32] = [:]
@@ -87,6 +89,7 @@ extension ZoneEvaluator {
             stay: record.stay))
       }
       newDevices.append(state)
+      newNames.append(device.name)
       if configuration.skipsUnchangedFixes {
         var disc = SafeDisc()
         if let stored = device.safeDisc {
@@ -107,11 +110,12 @@ extension ZoneEvaluator {
     }
     addSequence = snapshot.addSequence
     devices = newDevices
+    deviceNames = newNames
     safeDiscs = newDiscs
     monitoredSets = newMonitored
     var slotByName = IDSlotTable()
     slotByName.reserveCapacity(newDevices.count)
-    for (slot, device) in newDevices.enumerated() { slotByName.insert(device.name, slot: Int32(slot)) }
+    for (slot, name) in newNames.enumerated() { slotByName.insert(name, slot: Int32(slot)) }
     deviceSlotByName = slotByName
     dwellQueue = queue
     stayCounter = snapshot.stayCounter
@@ -231,7 +235,7 @@ extension ZoneEvaluator {
       safeDisc = .init(x: disc.center.x, y: disc.center.y, z: disc.center.z, radius: disc.radius)
     }
     return EvaluatorSnapshot.Device(
-      name: device.name, lastFix: lastFix, lastSequence: device.lastSequence,
+      name: deviceNames[slot], lastFix: lastFix, lastSequence: device.lastSequence,
       safeDisc: safeDisc, records: records,
       monitored: monitoredSet(of: slot).map { elementID(at: $0) }.sorted(),
       tags: deviceTags[Int32(slot)] ?? [], roaming: snapshotRoamingPairs(slot: slot))
@@ -241,7 +245,7 @@ extension ZoneEvaluator {
   private func restoredDevice(
     _ device: EvaluatorSnapshot.Device
   ) throws -> (state: DeviceState, monitored: [Int32]) {
-    var state = DeviceState(name: device.name)
+    var state = DeviceState()
     if let fix = device.lastFix {
       state.hasFix = true
       state.lastTime = fix.time

@@ -146,13 +146,19 @@ struct Replay {
       summary.rowsSkipped = table.skippedRowCount
       issues = table.issues
       lastTime = table.last?.time
-      evaluator.reserveCapacity(devices: table.devices.count)
       // Every device registered now, in the order of its first fix (the order the engine
       // registers them in when fixes come by name; registering changes no event), and, unless
       // the GEOS comparison reads the table's fixes again, the table's names handed over: the
       // engine keeps the only copy, and the batches take their fixes' names from it.
-      let tableHandles = Self.registerDevices(of: table, in: &evaluator)
-      if comparison == nil { _ = table.takeDeviceNames() }
+      let tableHandles: [ZoneEvaluator.DeviceHandle]
+      if comparison == nil, Self.namesDevicesInFirstFixOrder(table) {
+        // The table's own array becomes the engine's (no second copy, even for a moment).
+        tableHandles = evaluator.registerDevices(named: table.takeDeviceNames())
+      } else {
+        evaluator.reserveCapacity(devices: table.devices.count)
+        tableHandles = Self.registerDevices(of: table, in: &evaluator)
+        if comparison == nil { _ = table.takeDeviceNames() }
+      }
       var start = 0
       while start < table.count {
         var end = min(start + Self.batchSize, table.count)
@@ -249,6 +255,23 @@ struct Replay {
     LeftUntilExit.keep(evaluator)
     LeftUntilExit.keep(zones)
     return summary
+  }
+
+  /// Whether `table` lists its devices in the order of their first fixes (device `k`'s first
+  /// fix comes after device `k - 1`'s), as it does when its files were in time order.
+  static func namesDevicesInFirstFixOrder(_ table: FixTable) -> Bool {
+    let count = table.devices.count
+    var next = 0
+    for position in table.indices {
+      if next == count { break }
+      let device = table.deviceIndex(at: position)
+      if device == next {
+        next += 1
+      } else if device > next {
+        return false
+      }
+    }
+    return next == count
   }
 
   /// Registers every device of `table` in `evaluator` in the order of its first fix, and gives
