@@ -7,10 +7,15 @@ import Testing
 @Suite struct IDSlotTableTests {
   /// 20,000 seeded operations over 600 ids (slots are positions in a key table, as in the
   /// evaluator): clusters, wrap-around at the table's end and backward shifts on removal all
-  /// occur; every lookup, the count and the slots held equal the dictionary's.
-  @Test func matchesADictionary() {
+  /// occur; every lookup, the count and the slots held equal the dictionary's. From empty (the
+  /// table grows through sizes of 16 times a power of two) and from reservations that make
+  /// other sizes (601 and 934 buckets).
+  @Test(arguments: [0, 450, 700])
+  func matchesADictionary(reserved: Int) {
     var generator = SeededGenerator(seed: 41)
     var table = IDSlotTable()
+    table.reserveCapacity(reserved)
+    #expect(table.bucketCount == [0: 0, 450: 600, 700: 934][reserved])
     var reference: [String: Int32] = [:]
     // The key table: slot -> id ("" when free), as `elementIDs`.
     var keys = [String](repeating: "", count: 2_000)
@@ -82,6 +87,38 @@ import Testing
       #expect(table.slot(of: name) { names[Int($0)] } == Int32(index))
     }
     #expect(table.slot(of: "d-none") { names[Int($0)] } == nil)
+  }
+
+  /// A reservation makes ⌈4n/3⌉ buckets, enough for n ids without growing; the next id
+  /// doubles the table.
+  @Test func aReservationHoldsItsIDsAtThreeQuartersFull() {
+    var table = IDSlotTable()
+    table.reserveCapacity(1_000_000)
+    #expect(table.bucketCount == 1_333_334)
+    var small = IDSlotTable()
+    small.reserveCapacity(3)
+    #expect(small.bucketCount == 16)
+    small.reserveCapacity(30)
+    #expect(small.bucketCount == 40)
+    let keys = (0..<31).map { "zone \($0)" }
+    for (slot, id) in keys.enumerated().prefix(30) { small.insert(id, slot: Int32(slot)) }
+    #expect(small.bucketCount == 40)
+    small.insert(keys[30], slot: 30)
+    #expect(small.bucketCount == 80)
+    for (slot, id) in keys.enumerated() {
+      #expect(small.slot(of: id) { keys[Int($0)] } == Int32(slot))
+    }
+    // A smaller reservation keeps the table; a larger one at least doubles it, so that
+    // reserving one more id at a time rehashes as rarely as inserting does.
+    small.reserveCapacity(10)
+    #expect(small.bucketCount == 80)
+    small.reserveCapacity(61)
+    #expect(small.bucketCount == 160)
+    small.reserveCapacity(200)
+    #expect(small.bucketCount == 320)
+    for (slot, id) in keys.enumerated() {
+      #expect(small.slot(of: id) { keys[Int($0)] } == Int32(slot))
+    }
   }
 
   @Test func reservingKeepsEveryID() {

@@ -3,12 +3,16 @@
 ///
 /// A `[String: Int32]` keeps a copy of every id beside its slot (about 20 bytes a bucket, 40 an
 /// entry at its load); here the id is read back from the caller's table (`keyOf`) only when the
-/// hash bits match, so a million ids cost 16 MB instead of about 42. Linear probing, at most
+/// hash bits match, so a million ids cost 10.7 MB instead of about 42. Linear probing, at most
 /// three quarters full, removal by backward shift (no tombstones: the home bucket of an entry
 /// is its stored hash bits). The hash is Swift's seeded `Hasher`, as a dictionary's.
+///
+/// The table may have any size: an entry's home bucket is its hash bits scaled to the size
+/// (`bits × size / 2³²`), not masked, so a table reserved for *n* ids holds ⌈4*n*/3⌉ buckets
+/// instead of the next power of two (a million ids: 10.7 MB, not 16). Growth doubles it.
 struct IDSlotTable {
   /// Per bucket: the low 32 bits of the id's hash in the high word, the slot in the low word;
-  /// ``empty`` when free. Empty or a power of two in size.
+  /// ``empty`` when free. Empty, or at least 16 buckets.
   private var buckets: [UInt64] = []
   /// The number of ids held.
   private(set) var count = 0
@@ -37,18 +41,35 @@ struct IDSlotTable {
     UInt32(truncatingIfNeeded: entry >> 32)
   }
 
+  /// The home bucket of hash bits `bits` in a table of `size` buckets: the bits scaled to the
+  /// size, so that any size spreads them evenly.
+  @inline(__always)
+  private static func home(_ bits: UInt32, size: Int) -> Int {
+    Int(truncatingIfNeeded: (UInt64(bits) &* UInt64(truncatingIfNeeded: size)) &>> 32)
+  }
+
+  /// The bucket after `i` in a table of `size` buckets, wrapping at the end.
+  @inline(__always)
+  private static func next(_ i: Int, size: Int) -> Int {
+    let j = i &+ 1
+    return j == size ? 0 : j
+  }
+
+  /// The number of buckets (for tests of the sizing).
+  var bucketCount: Int { buckets.count }
+
   /// The bucket holding `id`, if any; `keyOf` gives the id held by a slot.
   private func bucket(of id: String, keyOf: (Int32) -> String) -> Int? {
     guard !buckets.isEmpty else { return nil }
     let bits = Self.hashBits(id)
-    let mask = buckets.count - 1
     return buckets.withUnsafeBufferPointer { buckets -> Int? in
-      var i = Int(bits) & mask
+      let size = buckets.count
+      var i = Self.home(bits, size: size)
       while true {
         let entry = buckets[i]
         if entry == Self.empty { return nil }
         if Self.bits(of: entry) == bits, keyOf(Self.slot(of: entry)) == id { return i }
-        i = (i &+ 1) & mask
+        i = Self.next(i, size: size)
       }
     }
   }
@@ -72,9 +93,9 @@ struct IDSlotTable {
   mutating func slot(interning id: String, next: Int32, keyOf: (Int32) -> String) -> Int32 {
     if (count + 1) * 4 > buckets.count * 3 { rehash(capacity: max(16, buckets.count * 2)) }
     let bits = Self.hashBits(id)
-    let mask = buckets.count - 1
     let slot = buckets.withUnsafeMutableBufferPointer { buckets -> Int32 in
-      var i = Int(bits) & mask
+      let size = buckets.count
+      var i = Self.home(bits, size: size)
       while true {
         let entry = buckets[i]
         if entry == Self.empty {
@@ -84,7 +105,7 @@ struct IDSlotTable {
         if Self.bits(of: entry) == bits, keyOf(Self.slot(of: entry)) == id {
           return Self.slot(of: entry)
         }
-        i = (i &+ 1) & mask
+        i = Self.next(i, size: size)
       }
     }
     // `next` is not held before (it is the caller's next free slot): returned, it was filed.
@@ -111,17 +132,17 @@ struct IDSlotTable {
     guard let found = bucket(of: id, keyOf: keyOf) else { return nil }
     let slot = Self.slot(of: buckets[found])
     if let expected, expected != slot { return nil }
-    let mask = buckets.count - 1
     buckets.withUnsafeMutableBufferPointer { buckets in
+      let size = buckets.count
       // Backward shift: each later entry of the run moves into the hole unless its home
       // bucket lies cyclically after the hole (up to its own place).
       var hole = found
       var j = found
       while true {
-        j = (j &+ 1) & mask
+        j = Self.next(j, size: size)
         let entry = buckets[j]
         if entry == Self.empty { break }
-        let home = Int(Self.bits(of: entry)) & mask
+        let home = Self.home(Self.bits(of: entry), size: size)
         let stays = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j)
         if !stays {
           buckets[hole] = entry
@@ -134,11 +155,15 @@ struct IDSlotTable {
     return slot
   }
 
-  /// Room for `total` ids without growing.
+  /// Room for `total` ids without growing: an empty table gets ⌈4 × `total` / 3⌉ buckets (at
+  /// least 16); a table with fewer buckets than that grows to it or to twice its size, whichever
+  /// is more, so that callers reserving one more id at a time (zones added one by one) rehash
+  /// only as often as insertion would. Room for no id allocates nothing.
   mutating func reserveCapacity(_ total: Int) {
-    var capacity = max(16, buckets.count)
-    while total * 4 > capacity * 3 { capacity *= 2 }
-    if capacity > buckets.count { rehash(capacity: capacity) }
+    guard total > 0 else { return }
+    let needed = max(16, (total * 4 + 2) / 3)
+    guard needed > buckets.count else { return }
+    rehash(capacity: buckets.isEmpty ? needed : max(needed, buckets.count * 2))
   }
 
   /// Calls `body` with every slot held, in no particular order.
@@ -153,10 +178,10 @@ struct IDSlotTable {
   }
 
   private mutating func place(_ entry: UInt64) {
-    let mask = buckets.count - 1
     buckets.withUnsafeMutableBufferPointer { buckets in
-      var i = Int(Self.bits(of: entry)) & mask
-      while buckets[i] != Self.empty { i = (i &+ 1) & mask }
+      let size = buckets.count
+      var i = Self.home(Self.bits(of: entry), size: size)
+      while buckets[i] != Self.empty { i = Self.next(i, size: size) }
       buckets[i] = entry
     }
   }
