@@ -576,7 +576,7 @@ extension ZoneEvaluator {
         if fenceContains(slot, coordinate, position: &position) { mark(slot, position) }
       }
     } else {
-      var hits: [Int32] = []
+      var hits = [Int32]()
       swap(&hits, &scratchHits)
       fenceIndex.searchInPlace(containing: coordinate.latitude, longitude: coordinate.longitude) {
         hits.append($0)
