@@ -403,13 +403,15 @@ struct ZoneRecord {
   }
 }
 
-/// Everything the evaluator remembers about one device but its name. 80 bytes: whether its last
-/// fix had a speed and a course are two bits of one byte beside `hasFix` (two optional
-/// `Double`s took 16 bytes each), the cell memo keeps only what a fix reads of its entry (20
-/// bytes instead of 32), the monitored set lives in ``ZoneEvaluator/monitoredSets``, which only
-/// proximity monitoring fills, and the name in ``ZoneEvaluator/deviceNames``, which a caller
-/// that already holds every name can hand over whole (``ZoneEvaluator/registerDevices(named:)``;
-/// 120 bytes before; a million devices hold a million of these).
+/// Everything the evaluator remembers about one device but its name, in 80 bytes (a million
+/// devices hold a million of these; 120 bytes before the choices below):
+/// - whether its last fix had a speed and a course are two bits of one byte beside `hasFix`
+///   (two optional `Double`s took 16 bytes each);
+/// - the cell memo keeps only what a fix reads of its entry (20 bytes instead of 32);
+/// - the monitored set lives in ``ZoneEvaluator/monitoredSets``, which only proximity
+///   monitoring fills;
+/// - the name lives in ``ZoneEvaluator/deviceNames``, so that a caller holding every name can
+///   hand its array over whole (``ZoneEvaluator/registerDevices(named:)``).
 struct DeviceState {
   var lastTime = Timestamp(microsecondsSinceEpoch: 0)
   var lastCoordinate = Coordinate(uncheckedLatitude: 0, longitude: 0)

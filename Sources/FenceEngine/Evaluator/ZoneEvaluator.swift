@@ -213,7 +213,7 @@ public struct ZoneEvaluator {
     let next = Int32(devices.count)
     let slot: Int32
     do {
-      // Read through a second reference that ends before `devices` grows (no copy).
+      // Read through a second reference that ends before `deviceNames` grows (no copy).
       let known = deviceNames
       slot = deviceSlotByName.slot(interning: name, next: next) { known[Int($0)] }
     }
