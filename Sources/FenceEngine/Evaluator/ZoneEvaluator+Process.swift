@@ -47,9 +47,24 @@ extension ZoneEvaluator {
     }
   }
 
+  /// The per-fix step (``process(at:slot:into:)``) on `fix`.
+  @inline(__always)
+  mutating func process(_ fix: FixReading, slot d: Int, into events: inout [ZoneEvent]) {
+    withUnsafePointer(to: fix) { process(at: $0, slot: d, into: &events) }
+  }
+
   /// The whole per-fix step for the device in slot `d` (see ``process(_:into:)``), as the
   /// spec's steps in order; each named step below says what it reads and leaves behind.
-  mutating func process(_ fix: FixReading, slot d: Int, into events: inout [ZoneEvent]) {
+  ///
+  /// The fix is read from `reading`, not passed as a value: the batch loop fills its reading a
+  /// fix ahead (see `processAhead`), so the step's loads find values long written. A value
+  /// argument is copied by the caller just before the call, and the step's 16-byte loads
+  /// spanned the copy's narrower stores: each waited for them to reach the cache (a failed
+  /// store-to-load forward, a sixth of the step's own samples with a million devices).
+  mutating func process(
+    at reading: UnsafePointer<FixReading>, slot d: Int, into events: inout [ZoneEvent]
+  ) {
+    let fix = reading.pointee
     if !pendingEvents.isEmpty { flushPendingEvents(into: &events) }
     // 0. Rejection.
     if let reason = rejectionReason(for: fix, device: d) {
