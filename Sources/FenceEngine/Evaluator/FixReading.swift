@@ -11,7 +11,8 @@ struct FixReading {
   // Latitude and longitude first: the per-fix step reads them as one 16-byte pair, and copies
   // of the value are written 16 bytes at a time from its start. At offsets 8 and 16 (after the
   // time) that load spanned two such writes and could not be served from them: it waited for
-  // both to reach the cache, a fifth of the step's own samples with a million devices.
+  // both to reach the cache: 17 % of the step's own samples with a million devices (`perf
+  // annotate` of `process`, session of 2026-12-03 late).
   var latitude: Double
   var longitude: Double
   var time: Timestamp

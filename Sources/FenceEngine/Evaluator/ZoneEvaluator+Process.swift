@@ -60,7 +60,7 @@ extension ZoneEvaluator {
   /// fix ahead (see `processAhead`), so the step's loads find values long written. A value
   /// argument is copied by the caller just before the call, and the step's 16-byte loads
   /// spanned the copy's narrower stores: each waited for them to reach the cache (a failed
-  /// store-to-load forward, a sixth of the step's own samples with a million devices).
+  /// store-to-load forward, 17 % of the step's own samples with a million devices).
   mutating func process(
     at reading: UnsafePointer<FixReading>, slot d: Int, into events: inout [ZoneEvent]
   ) {
