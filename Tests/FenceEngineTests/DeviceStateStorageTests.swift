@@ -26,30 +26,24 @@ import Testing
   }
 }
 
-/// A zone record keeps its optional values (the exit's speed and course, the MRT window's
-/// start, the stay's end at this fix) as values with a bit each: 120 bytes, each value back
-/// exactly as set and independent of the others.
+/// A zone record keeps the MRT window's start as a value with a bit: 72 bytes (the first fix of
+/// a pending exit is in the evaluator's `PendingExitTable`), the start back exactly as set, and
+/// not touched by the per-fix reset.
 @Suite struct ZoneRecordStorageTests {
-  @Test func optionalValuesComeBackExactly() {
-    #expect(MemoryLayout<ZoneRecord>.stride == 120)
+  @Test func theWindowStartComesBackExactly() {
+    #expect(MemoryLayout<ZoneRecord>.stride == 72)
     var record = ZoneRecord(zone: 3)
-    #expect(record.exitSpeed == nil && record.exitCourse == nil)
-    #expect(record.windowStart == nil && record.checkedInUntil == nil)
-    record.exitSpeed = -0.0
-    #expect(record.exitSpeed?.sign == .minus)
-    #expect(record.exitCourse == nil && record.windowStart == nil && record.checkedInUntil == nil)
-    record.exitCourse = 359.5
+    #expect(record.windowStart == nil)
+    record.windowStart = Timestamp(microsecondsSinceEpoch: 0)
+    #expect(record.windowStart == Timestamp(microsecondsSinceEpoch: 0))
     record.windowStart = Timestamp(microsecondsSinceEpoch: -1)
-    record.checkedInUntil = Timestamp(microsecondsSinceEpoch: 0)
-    #expect(record.exitSpeed == 0 && record.exitCourse == 359.5)
-    #expect(record.windowStart == Timestamp(microsecondsSinceEpoch: -1))
-    #expect(record.checkedInUntil == Timestamp(microsecondsSinceEpoch: 0))
+    record.isInsideNow = true
+    record.fenceNow = 5
     record.resetMarks()
-    #expect(record.checkedInUntil == nil)
-    #expect(record.exitSpeed == 0 && record.exitCourse == 359.5 && record.windowStart != nil)
-    record.exitSpeed = nil
+    #expect(record.windowStart == Timestamp(microsecondsSinceEpoch: -1))
+    #expect(!record.isInsideNow && record.fenceNow == -1)
     record.windowStart = nil
-    #expect(record.exitSpeed == nil && record.windowStart == nil && record.exitCourse == 359.5)
+    #expect(record.windowStart == nil)
     #expect(record.zone == 3)
   }
 }

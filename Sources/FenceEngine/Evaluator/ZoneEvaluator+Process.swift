@@ -276,30 +276,36 @@ extension ZoneEvaluator {
     into events: inout [ZoneEvent]
   ) {
     scratchZones.empty()
+    scratchEndedStays.empty()
     for r in records.indices {
       // A fix hidden from the zone by its conditions counts no exit.
       guard records[r].presence != .outside, !records[r].isHiddenNow else { continue }
+      let zone = records[r].zone
       if records[r].isInsideNow {
-        records[r].exitCount = 0
+        if records[r].exitCount != 0 {
+          records[r].exitCount = 0
+          pendingExits.remove(device: d, zone: zone)
+        }
         continue
       }
       records[r].exitCount += 1
-      if records[r].exitCount == 1 {
-        records[r].exitTime = fix.time
-        records[r].exitLatitude = fix.latitude
-        records[r].exitLongitude = fix.longitude
-        (records[r].exitSpeed, records[r].exitCourse) =
-          context == nil ? (fix.speed, fix.course)
-          : eventMotion(zone: records[r].zone, fix: fix, context)
+      let confirmations = zoneCores[Int(zone)].exitConfirmations
+      guard records[r].exitCount >= confirmations else {
+        if records[r].exitCount == 1 {
+          pendingExits[device: d, zone: zone] = exitOfThisFix(fix, zone: zone, context: context)
+        }
+        continue
       }
-      let zone = records[r].zone
-      guard records[r].exitCount >= zoneCores[Int(zone)].exitConfirmations else { continue }
       if records[r].presence == .checkedIn {
-        records[r].checkedInUntil = records[r].exitTime
+        let until =
+          records[r].exitCount == 1 ? fix.time : pendingExits[device: d, zone: zone]?.time
+          ?? fix.time
+        scratchEndedStays.append((zone, until))
       }
       if records[r].presence == .checkedIn, records[r].willCheckOut {
         scratchZones.append(zone)
       } else {
+        if records[r].exitCount > 1 { pendingExits.remove(device: d, zone: zone) }
         records[r].endStay()
       }
     }
@@ -308,27 +314,45 @@ extension ZoneEvaluator {
     defer { returnGatheredZones(&zones) }
     for zone in zones {
       let r = records.recordIndex(of: zone).index
-      let exitTime = records[r].exitTime
-      // Fields read before the call: a closure reading `records[r]` copies the whole record.
-      let latitude = records[r].exitLatitude
-      let longitude = records[r].exitLongitude
-      let speed = records[r].exitSpeed
-      let course = records[r].exitCourse
+      // The exit's first fix: this one, or the one the table kept when it came before.
+      let kept = records[r].exitCount > 1 ? pendingExits.remove(device: d, zone: zone) : nil
+      let exit: PendingExit
+      if let kept { exit = kept } else { exit = exitOfThisFix(fix, zone: zone, context: context) }
       let checkInTime = records[r].checkInTime
       appendEvent(
-        .checkOut, time: exitTime, device: d, zone: zone, fence: records[r].checkInFence,
+        .checkOut, time: exit.time, device: d, zone: zone, fence: records[r].checkInFence,
         to: &events
       ) { event in
-        event.latitude = latitude
-        event.longitude = longitude
-        event.speed = speed
-        event.course = course
+        event.latitude = exit.latitude
+        event.longitude = exit.longitude
+        event.speed = exit.speed
+        event.course = exit.course
         event.checkInTime = checkInTime
-        event.durationSeconds = exitTime.seconds(since: checkInTime)
+        event.durationSeconds = exit.time.seconds(since: checkInTime)
       }
-      records[r].windowStart = exitTime
+      records[r].windowStart = exit.time
       records[r].endStay()
     }
+  }
+
+  /// The current fix as the first fix of an exit from zone slot `zone`: its time, position and
+  /// the motion the zone's events report.
+  @inline(__always)
+  mutating func exitOfThisFix(_ fix: FixReading, zone: Int32, context: ConditionContext?) -> PendingExit {
+    let motion =
+      context == nil ? (speed: fix.speed, course: fix.course)
+      : eventMotion(zone: zone, fix: fix, context)
+    return PendingExit(
+      time: fix.time, latitude: fix.latitude, longitude: fix.longitude, speed: motion.speed,
+      course: motion.course)
+  }
+
+  /// When the current fix's check-out step ended the checked-in stay of zone slot `zone`, the
+  /// time it ended.
+  @inline(__always)
+  func checkedInUntil(zone: Int32) -> Timestamp? {
+    for ended in scratchEndedStays where ended.zone == zone { return ended.until }
+    return nil
   }
 
   /// Step 3: GEOLINE check-ins, in path order.
@@ -344,7 +368,7 @@ extension ZoneEvaluator {
       // check-out of this fix, whose stamp may lie after the crossing.
       guard records[r].presence != .checkedIn else { continue }
       let crossingTime = Self.interpolate(from: lastTime, to: t, fraction: crossing.fraction)
-      if let until = records[r].checkedInUntil, crossingTime < until { continue }
+      if let until = checkedInUntil(zone: crossing.zone), crossingTime < until { continue }
       let window = zoneCores[Int(crossing.zone)].minimumRetriggerTime
       if records[r].isSuppressed(at: crossingTime, minimumRetriggerTime: window) { continue }
       records[r].windowStart = crossingTime
@@ -894,6 +918,17 @@ extension ZoneEvaluator {
   }
 }
 
+extension ZoneEvaluator {
+  /// Ends the stay of device slot `d`'s record at index `r` outside the per-fix step (a zone
+  /// change closing it), with its pending exit, if any.
+  mutating func endStay(device d: Int, record r: Int) {
+    if devices[d].records[r].exitCount > 0 {
+      pendingExits.remove(device: d, zone: devices[d].records[r].zone)
+    }
+    devices[d].records[r].endStay()
+  }
+}
+
 extension ZoneRecord {
   /// Whether a check-in at `time` falls inside this record's MRT window.
   @inline(__always)
@@ -914,7 +949,9 @@ extension ZoneRecord {
     if !willCheckOut { windowStart = time }
   }
 
-  /// Ends the current stay (after the caller emitted any check-out).
+  /// Ends the current stay (after the caller emitted any check-out). The caller removes the
+  /// stay's pending exit from the evaluator's table (see
+  /// ``ZoneEvaluator/endStay(device:record:)``).
   mutating func endStay() {
     presence = .outside
     dwell = .none

@@ -76,7 +76,7 @@ extension ZoneEvaluator {
         } else if replaced.contains(record.zone), !lastPositionIsInside(zone: record.zone, device: d) {
           closed.append(closingCheckOut(record, device: d, at: now, reason: .zoneRemoved))
           devices[d].records[r].windowStart = now
-          devices[d].records[r].endStay()
+          endStay(device: d, record: r)
         }
       }
     }

@@ -137,7 +137,7 @@ extension ZoneEvaluator {
           closed.append(closingCheckOut(record, device: d, at: instant, reason: reason))
           devices[d].records[r].windowStart = instant
         }
-        devices[d].records[r].endStay()
+        endStay(device: d, record: r)
       }
       if touched, !expiring.isEmpty {
         devices[d].records.removeAll { expiring.contains($0.zone) }

@@ -778,6 +778,7 @@ extension ZoneEvaluator {
       for device in devices.indices {
         devices[device].records.removeAll { removedZone[Int($0.zone)] }
       }
+      pendingExits.removeAll { _, zone in removedZone[Int(zone)] }
     }
     if !batch.elements.isEmpty {
       for device in monitoredSets.indices {

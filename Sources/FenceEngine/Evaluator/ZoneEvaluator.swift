@@ -130,6 +130,8 @@ public struct ZoneEvaluator {
   /// device lighter) without proximity monitoring. Read with ``monitoredSet(of:)``.
   var monitoredSets: [[Int32]] = []
   var dwellQueue = DwellQueue()
+  /// The first fixes of pending exits that span fixes (zones with `exitConfirmations` above 1).
+  var pendingExits = PendingExitTable()
   var stayCounter: UInt64 = 0
 
   /// The engine's time: the latest accepted fix time or advance. `nil` before either.
@@ -159,6 +161,10 @@ public struct ZoneEvaluator {
   var scratchCrossings: [CrossingHit] = []
   var scratchLineCrossings: [GeolineCrossing] = []
   var scratchZones: [Int32] = []
+  /// The checked-in stays that the current fix's check-out step ended, with the time each
+  /// ended (its exit's first fix): a GEOLINE crossing of the fix's movement before that time
+  /// happened while the device was checked in. Emptied by the check-out step.
+  var scratchEndedStays: [(zone: Int32, until: Timestamp)] = []
   var scratchDue: [DwellEntry] = []
   var scratchNearby: [(distance: Double, element: Int32)] = []
   var scratchMonitored: [Int32] = []

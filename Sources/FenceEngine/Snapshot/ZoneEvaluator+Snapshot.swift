@@ -72,12 +72,14 @@ extension ZoneEvaluator {
     var newSlotByName: [String: Int32] = [:]
     var newMonitored: [[Int32]] = []
     var queue = DwellQueue()
+    var newExits = PendingExitTable()
     for device in snapshot.devices {
       let slot = Int32(newDevices.count)
       guard newSlotByName.updateValue(slot, forKey: device.name) == nil else {
         throw SnapshotError(.malformed("device \"\(device.name)\" twice"))
       }
-      let (state, monitored) = try restoredDevice(device)
+      let (state, monitored, exits) = try restoredDevice(device)
+      for (zone, exit) in exits { newExits[device: Int(slot), zone: zone] = exit }
       if !monitored.isEmpty {
         // The table reaches this device's slot (empty sets before it) from its first set on.
         newMonitored.append(contentsOf: repeatElement([], count: Int(slot) - newMonitored.count))
@@ -111,6 +113,7 @@ extension ZoneEvaluator {
     addSequence = snapshot.addSequence
     devices = newDevices
     deviceNames = newNames
+    pendingExits = newExits
     safeDiscs = newDiscs
     monitoredSets = newMonitored
     var slotByName = IDSlotTable()
@@ -203,12 +206,12 @@ extension ZoneEvaluator {
       let presence = EvaluatorSnapshot.Presence(record.presence)
       let dwell = EvaluatorSnapshot.Dwell(record.dwell)
       var exit: EvaluatorSnapshot.PendingExit?
-      if record.exitCount > 0 {
+      if record.exitCount > 0, let first = pendingExits[device: slot, zone: record.zone] {
         exit = .init(
           count: Int(record.exitCount),
           fix: .init(
-            time: record.exitTime, latitude: record.exitLatitude, longitude: record.exitLongitude,
-            speed: record.exitSpeed, course: record.exitCourse))
+            time: first.time, latitude: first.latitude, longitude: first.longitude,
+            speed: first.speed, course: first.course))
       }
       records.append(
         .init(
@@ -241,11 +244,13 @@ extension ZoneEvaluator {
       tags: deviceTags[Int32(slot)] ?? [], roaming: snapshotRoamingPairs(slot: slot))
   }
 
-  /// The device state of a snapshot's device, and its monitored set (element slots, sorted).
+  /// The device state of a snapshot's device, its monitored set (element slots, sorted) and
+  /// the first fixes of its pending exits (by zone slot).
   private func restoredDevice(
     _ device: EvaluatorSnapshot.Device
-  ) throws -> (state: DeviceState, monitored: [Int32]) {
+  ) throws -> (state: DeviceState, monitored: [Int32], exits: [(zone: Int32, exit: PendingExit)]) {
     var state = DeviceState()
+    var exits: [(zone: Int32, exit: PendingExit)] = []
     if let fix = device.lastFix {
       state.hasFix = true
       state.lastTime = fix.time
@@ -265,11 +270,10 @@ extension ZoneEvaluator {
       restored.dwellDeadline = record.dwellDeadline
       if let exit = record.exit {
         restored.exitCount = Int32(clamping: exit.count)
-        restored.exitTime = exit.fix.time
-        restored.exitLatitude = exit.fix.latitude
-        restored.exitLongitude = exit.fix.longitude
-        restored.exitSpeed = exit.fix.speed
-        restored.exitCourse = exit.fix.course
+        exits.append(
+          (zone, PendingExit(
+            time: exit.fix.time, latitude: exit.fix.latitude, longitude: exit.fix.longitude,
+            speed: exit.fix.speed, course: exit.fix.course)))
       }
       restored.windowStart = record.windowStart
       let (index, found) = state.recordIndex(of: zone)
@@ -284,7 +288,7 @@ extension ZoneEvaluator {
       monitored.append(slot)
     }
     monitored.sort()
-    return (state, monitored)
+    return (state, monitored, exits)
   }
 }
 
