@@ -26,12 +26,13 @@ import Testing
   }
 }
 
-/// A zone record keeps the MRT window's start as a value with a bit: 72 bytes (the first fix of
-/// a pending exit is in the evaluator's `PendingExitTable`), the start back exactly as set, and
-/// not touched by the per-fix reset.
+/// A zone record is a plain value of 56 bytes (the first fix of a pending exit is in the
+/// evaluator's `PendingExitTable`, the check-in fence an element slot) and keeps the MRT
+/// window's start as a value with a bit: back exactly as set, not touched by the per-fix reset.
 @Suite struct ZoneRecordStorageTests {
   @Test func theWindowStartComesBackExactly() {
-    #expect(MemoryLayout<ZoneRecord>.stride == 72)
+    #expect(MemoryLayout<ZoneRecord>.stride == 56)
+    #expect(_isPOD(ZoneRecord.self))
     var record = ZoneRecord(zone: 3)
     #expect(record.windowStart == nil)
     record.windowStart = Timestamp(microsecondsSinceEpoch: 0)

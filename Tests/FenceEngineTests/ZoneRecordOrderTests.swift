@@ -3,13 +3,13 @@ import Testing
 
 /// A device's zone records stay sorted by zone slot as records are inserted anywhere among
 /// them (the per-fix step finds them by binary search), and an insertion moves the other
-/// records whole: their stay fields, fence ids included, come through unchanged.
+/// records whole: their stay fields, check-in fence slots included, come through unchanged.
 @Suite struct ZoneRecordOrderTests {
-  /// Records for `zones`, each with a fence id and a stay number of its own.
+  /// Records for `zones`, each with a check-in fence slot and a stay number of its own.
   static func records(_ zones: [Int32]) -> [ZoneRecord] {
     zones.map { zone in
       var record = ZoneRecord(zone: zone)
-      record.checkInFence = "fence of zone \(zone), long enough to live on the heap"
+      record.checkInFenceSlot = zone * 3
       record.stay = UInt64(zone) * 10
       return record
     }
@@ -26,11 +26,10 @@ import Testing
     #expect(records.ensureRecord(for: zone) == place)
     #expect(records.map(\.zone) == ([3, 5, 7, 10] + [zone]).sorted())
     #expect(records[place].stay == 0)
-    #expect(records[place].checkInFence == "")
+    #expect(records[place].checkInFenceSlot == ZoneRecord.noFence)
     for record in records where record.zone != zone {
       #expect(record.stay == UInt64(record.zone) * 10)
-      #expect(
-        record.checkInFence == "fence of zone \(record.zone), long enough to live on the heap")
+      #expect(record.checkInFenceSlot == record.zone * 3)
     }
   }
 

@@ -311,22 +311,27 @@ enum DwellStatus: Equatable {
 /// One device's state with one zone: presence, the current stay, whether an exit is pending and
 /// the MRT window. Kept sorted by zone slot in the device's `records`.
 ///
-/// 72 bytes (120 before): the first fix of a pending exit lives in the evaluator's
-/// ``PendingExitTable`` and the end of a stay at the current fix in its per-fix scratch, so
-/// that a million devices inside a million circles hold 72 bytes of record each, in an array
-/// whose allocation is 112 bytes instead of 160.
+/// 56 bytes (120 before), and a plain value: the first fix of a pending exit lives in the
+/// evaluator's ``PendingExitTable``, the end of a stay at the current fix in its per-fix
+/// scratch, and the check-in fence as its element slot. A million devices inside a million
+/// circles hold one record each, in an array whose allocation is 96 bytes instead of 160.
 struct ZoneRecord {
   // Eight-byte fields first, then the small ones, so that padding is not repeated for every
   // record of every device.
   /// A token unique to the current stay, so stale dwell queue entries can be recognised.
   var stay: UInt64 = 0
   var checkInTime = Timestamp(microsecondsSinceEpoch: 0)
-  var checkInFence = ""
   var dwellDeadline = Timestamp(microsecondsSinceEpoch: 0)
   // The MRT window's start as a plain value with a bit in `optionals` (an optional `Timestamp`
   // takes 16 bytes).
   private var windowStartValue: Int64 = 0
   var zone: Int32
+  /// The element slot of the fence the current (or last) stay checked in through, read back as
+  /// its id with ``ZoneEvaluator/checkInFence(of:device:)``: ``noFence`` before any stay,
+  /// ``detachedFence`` once a zone change removed that fence (its id is then in the
+  /// evaluator's ``DetachedCheckInFences``). A slot rather than the id's `String`, so that the
+  /// record is a plain value: copied, moved and dropped without reference counting.
+  var checkInFenceSlot: Int32 = ZoneRecord.noFence
   /// Consecutive accepted fixes outside during this stay (0 when none is pending); the first
   /// of them is in the evaluator's ``PendingExitTable`` from the fix after it on.
   var exitCount: Int32 = 0
@@ -344,6 +349,11 @@ struct ZoneRecord {
   private var hasWindowStart = false
 
   init(zone: Int32) { self.zone = zone }
+
+  /// ``checkInFenceSlot`` before the record's first stay: no fence (its id reads "").
+  static let noFence: Int32 = -1
+  /// ``checkInFenceSlot`` once the fence was removed: its id is kept aside.
+  static let detachedFence: Int32 = -2
 
   /// Start of the MRT window, if one was ever opened.
   var windowStart: Timestamp? {

@@ -27,7 +27,7 @@ struct PendingExitTable {
 
   @inline(__always)
   private static func key(device: Int, zone: Int32) -> UInt64 {
-    UInt64(UInt32(truncatingIfNeeded: device)) << 32 | UInt64(UInt32(bitPattern: zone))
+    DeviceZoneKey.make(device: device, zone: zone)
   }
 
   /// The pending exit of device slot `device` with zone slot `zone`, if the table holds one.
@@ -48,7 +48,7 @@ struct PendingExitTable {
   mutating func removeAll(where isDropped: (_ device: Int, _ zone: Int32) -> Bool) {
     guard !exits.isEmpty else { return }
     exits = exits.filter { key, _ in
-      !isDropped(Int(key >> 32), Int32(bitPattern: UInt32(truncatingIfNeeded: key)))
+      !isDropped(DeviceZoneKey.device(key), DeviceZoneKey.zone(key))
     }
   }
 
@@ -56,4 +56,17 @@ struct PendingExitTable {
   var count: Int { exits.count }
 
   var isEmpty: Bool { exits.isEmpty }
+}
+
+/// One device slot and one zone slot as one 8-byte key (of ``PendingExitTable`` and
+/// ``DetachedCheckInFences``).
+enum DeviceZoneKey {
+  @inline(__always)
+  static func make(device: Int, zone: Int32) -> UInt64 {
+    UInt64(UInt32(truncatingIfNeeded: device)) << 32 | UInt64(UInt32(bitPattern: zone))
+  }
+
+  static func device(_ key: UInt64) -> Int { Int(key >> 32) }
+
+  static func zone(_ key: UInt64) -> Int32 { Int32(bitPattern: UInt32(truncatingIfNeeded: key)) }
 }

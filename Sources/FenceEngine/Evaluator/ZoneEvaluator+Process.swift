@@ -320,7 +320,8 @@ extension ZoneEvaluator {
       if let kept { exit = kept } else { exit = exitOfThisFix(fix, zone: zone, context: context) }
       let checkInTime = records[r].checkInTime
       appendEvent(
-        .checkOut, time: exit.time, device: d, zone: zone, fence: records[r].checkInFence,
+        .checkOut, time: exit.time, device: d, zone: zone,
+        fence: checkInFence(of: records[r], device: d),
         to: &events
       ) { event in
         event.latitude = exit.latitude
@@ -419,7 +420,8 @@ extension ZoneEvaluator {
       }
       stayCounter += 1
       let fence = elementID(at: records[r].fenceNow)
-      records[r].checkIn(at: t, fence: fence, stay: stayCounter, willCheckOut: core.checkOut)
+      records[r].checkIn(
+        at: t, fence: records[r].fenceNow, stay: stayCounter, willCheckOut: core.checkOut)
       if core.hasDwell {
         let deadline = t.adding(seconds: core.dwell)
         records[r].dwell = .scheduled
@@ -814,7 +816,7 @@ extension ZoneEvaluator {
       let lastCourse = devices[device].lastCourse
       appendEvent(
         .dwell, time: entry.deadline, device: device, zone: entry.zone,
-        fence: record.checkInFence, to: &events
+        fence: checkInFence(of: record, device: device), to: &events
       ) { event in
         event.checkInTime = record.checkInTime
         event.dwellSeconds = entry.deadline.seconds(since: record.checkInTime)
@@ -919,6 +921,14 @@ extension ZoneEvaluator {
 }
 
 extension ZoneEvaluator {
+  /// The id of the fence that `record` (of device slot `d`) last checked in through: its
+  /// element's id, or the one kept when a zone change removed the fence ("" before any stay).
+  func checkInFence(of record: ZoneRecord, device d: Int) -> String {
+    if record.checkInFenceSlot >= 0 { return elementID(at: record.checkInFenceSlot) }
+    guard record.checkInFenceSlot == ZoneRecord.detachedFence else { return "" }
+    return detachedCheckInFences[device: d, zone: record.zone] ?? ""
+  }
+
   /// Ends the stay of device slot `d`'s record at index `r` outside the per-fix step (a zone
   /// change closing it), with its pending exit, if any.
   mutating func endStay(device d: Int, record r: Int) {
@@ -937,12 +947,12 @@ extension ZoneRecord {
     return time < start.adding(seconds: minimumRetriggerTime)
   }
 
-  /// Starts a checked-in stay.
-  mutating func checkIn(at time: Timestamp, fence: String, stay: UInt64, willCheckOut: Bool) {
+  /// Starts a checked-in stay through the fence in element slot `fence`.
+  mutating func checkIn(at time: Timestamp, fence: Int32, stay: UInt64, willCheckOut: Bool) {
     presence = .checkedIn
     self.stay = stay
     checkInTime = time
-    checkInFence = fence
+    checkInFenceSlot = fence
     self.willCheckOut = willCheckOut
     exitCount = 0
     dwell = .none

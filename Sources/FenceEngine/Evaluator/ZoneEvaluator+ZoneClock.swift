@@ -160,7 +160,7 @@ extension ZoneEvaluator {
       event.zone = slots[Int(record.zone)]?.id
       event.customData = slots[Int(record.zone)]?.customData
     }
-    event.fence = record.checkInFence
+    event.fence = checkInFence(of: record, device: d)
     event.latitude = devices[d].lastCoordinate.latitude
     event.longitude = devices[d].lastCoordinate.longitude
     event.speed = devices[d].lastSpeed

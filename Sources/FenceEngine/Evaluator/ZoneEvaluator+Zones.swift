@@ -452,6 +452,8 @@ extension ZoneEvaluator {
   struct RemovalBatch {
     var zones: [Int32] = []
     var elements: [Int32] = []
+    /// The id of each of `elements`, in the same order (their slots no longer have them).
+    var elementIDs: [String] = []
     /// Element slots placed by the change, not yet in their index.
     var placed: [Int32] = []
     /// Replaced zones whose dwell rule may have changed.
@@ -742,6 +744,7 @@ extension ZoneEvaluator {
     geolineShapes.setSparseSlot(slot, to: nil, slotCount: elementCores.count)
     if !fenceNames.isEmpty { fenceNames[slot] = nil }
     batch.elements.append(slot)
+    batch.elementIDs.append(id)
   }
 
   mutating func removeZone(slot: Int32, batch: inout RemovalBatch) {
@@ -765,10 +768,12 @@ extension ZoneEvaluator {
   /// of removed zones and elements, then frees their slots.
   mutating func finish(_ batch: RemovalBatch) {
     index(placed: batch.placed)
+    if !batch.elements.isEmpty { detachCheckInFences(removedBy: batch) }
     if !batch.rescheduled.isEmpty { rescheduleDwells(zones: batch.rescheduled) }
     if !batch.exiting.isEmpty || !batch.replacedExiting.isEmpty || !batch.roamingClosed.isEmpty {
       checkOutOnRemoval(batch)
     }
+    defer { forgetStaleCheckInFences() }
     guard !batch.zones.isEmpty || !batch.elements.isEmpty else { return }
     var removedZone = Array(repeating: false, count: zoneSlots.count)
     for slot in batch.zones { removedZone[Int(slot)] = true }
@@ -787,6 +792,37 @@ extension ZoneEvaluator {
     }
     freeZoneSlots.append(contentsOf: batch.zones)
     freeElementSlots.append(contentsOf: batch.elements)
+  }
+
+  /// Keeps aside the ids of the removed fences that records name as their check-in fence (see
+  /// ``ZoneRecord/checkInFenceSlot``), before anything reads them (check-outs on removal).
+  private mutating func detachCheckInFences(removedBy batch: RemovalBatch) {
+    // A byte a slot to test every record, the ids only for the removed slots.
+    var isRemoved = [Bool](repeating: false, count: elementCores.count)
+    var removedID: [Int32: String] = [:]
+    for (slot, id) in zip(batch.elements, batch.elementIDs) {
+      isRemoved[Int(slot)] = true
+      removedID[slot] = id
+    }
+    for d in devices.indices where !devices[d].records.isEmpty {
+      for r in devices[d].records.indices {
+        let slot = devices[d].records[r].checkInFenceSlot
+        guard slot >= 0, isRemoved[Int(slot)], let id = removedID[slot] else { continue }
+        detachedCheckInFences[device: d, zone: devices[d].records[r].zone] = id
+        devices[d].records[r].checkInFenceSlot = ZoneRecord.detachedFence
+      }
+    }
+  }
+
+  /// Drops the kept check-in fence ids whose record is gone or was checked in again since.
+  private mutating func forgetStaleCheckInFences() {
+    guard !detachedCheckInFences.isEmpty else { return }
+    let devices = devices
+    detachedCheckInFences.removeAll { d, zone in
+      guard d < devices.count else { return true }
+      let (r, found) = devices[d].recordIndex(of: zone)
+      return !found || devices[d].records[r].checkInFenceSlot != ZoneRecord.detachedFence
+    }
   }
 
   /// Applies replaced zones' dwell times to stays whose dwell has not fired yet, in one pass over

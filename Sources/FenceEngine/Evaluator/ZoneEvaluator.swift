@@ -132,6 +132,8 @@ public struct ZoneEvaluator {
   var dwellQueue = DwellQueue()
   /// The first fixes of pending exits that span fixes (zones with `exitConfirmations` above 1).
   var pendingExits = PendingExitTable()
+  /// The ids of check-in fences removed while records still named them.
+  var detachedCheckInFences = DetachedCheckInFences()
   var stayCounter: UInt64 = 0
 
   /// The engine's time: the latest accepted fix time or advance. `nil` before either.

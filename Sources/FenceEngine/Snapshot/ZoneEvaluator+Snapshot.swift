@@ -73,13 +73,15 @@ extension ZoneEvaluator {
     var newMonitored: [[Int32]] = []
     var queue = DwellQueue()
     var newExits = PendingExitTable()
+    var newDetached = DetachedCheckInFences()
     for device in snapshot.devices {
       let slot = Int32(newDevices.count)
       guard newSlotByName.updateValue(slot, forKey: device.name) == nil else {
         throw SnapshotError(.malformed("device \"\(device.name)\" twice"))
       }
-      let (state, monitored, exits) = try restoredDevice(device)
+      let (state, monitored, exits, detached) = try restoredDevice(device)
       for (zone, exit) in exits { newExits[device: Int(slot), zone: zone] = exit }
+      for (zone, fence) in detached { newDetached[device: Int(slot), zone: zone] = fence }
       if !monitored.isEmpty {
         // The table reaches this device's slot (empty sets before it) from its first set on.
         newMonitored.append(contentsOf: repeatElement([], count: Int(slot) - newMonitored.count))
@@ -114,6 +116,7 @@ extension ZoneEvaluator {
     devices = newDevices
     deviceNames = newNames
     pendingExits = newExits
+    detachedCheckInFences = newDetached
     safeDiscs = newDiscs
     monitoredSets = newMonitored
     var slotByName = IDSlotTable()
@@ -216,7 +219,7 @@ extension ZoneEvaluator {
       records.append(
         .init(
           zone: zoneID(at: record.zone), presence: presence, stay: record.stay,
-          checkInTime: record.checkInTime, checkInFence: record.checkInFence,
+          checkInTime: record.checkInTime, checkInFence: checkInFence(of: record, device: slot),
           willCheckOut: record.willCheckOut, dwell: dwell,
           dwellDeadline: dwell == .none
             ? Timestamp(microsecondsSinceEpoch: 0) : record.dwellDeadline,
@@ -244,13 +247,18 @@ extension ZoneEvaluator {
       tags: deviceTags[Int32(slot)] ?? [], roaming: snapshotRoamingPairs(slot: slot))
   }
 
-  /// The device state of a snapshot's device, its monitored set (element slots, sorted) and
-  /// the first fixes of its pending exits (by zone slot).
+  /// The device state of a snapshot's device, its monitored set (element slots, sorted), the
+  /// first fixes of its pending exits and the ids of check-in fences no longer loaded (by zone
+  /// slot).
   private func restoredDevice(
     _ device: EvaluatorSnapshot.Device
-  ) throws -> (state: DeviceState, monitored: [Int32], exits: [(zone: Int32, exit: PendingExit)]) {
+  ) throws -> (
+    state: DeviceState, monitored: [Int32], exits: [(zone: Int32, exit: PendingExit)],
+    detached: [(zone: Int32, fence: String)]
+  ) {
     var state = DeviceState()
     var exits: [(zone: Int32, exit: PendingExit)] = []
+    var detached: [(zone: Int32, fence: String)] = []
     if let fix = device.lastFix {
       state.hasFix = true
       state.lastTime = fix.time
@@ -265,7 +273,14 @@ extension ZoneEvaluator {
       restored.dwell = DwellStatus(record.dwell)
       restored.stay = record.stay
       restored.checkInTime = record.checkInTime
-      restored.checkInFence = record.checkInFence
+      if !record.checkInFence.isEmpty {
+        if let fence = elementSlot(id: record.checkInFence) {
+          restored.checkInFenceSlot = fence
+        } else {
+          restored.checkInFenceSlot = ZoneRecord.detachedFence
+          detached.append((zone, record.checkInFence))
+        }
+      }
       restored.willCheckOut = record.willCheckOut
       restored.dwellDeadline = record.dwellDeadline
       if let exit = record.exit {
@@ -288,7 +303,7 @@ extension ZoneEvaluator {
       monitored.append(slot)
     }
     monitored.sort()
-    return (state, monitored, exits)
+    return (state, monitored, exits, detached)
   }
 }
 
