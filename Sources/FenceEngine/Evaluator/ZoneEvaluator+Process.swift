@@ -87,10 +87,9 @@ extension ZoneEvaluator {
     let isFirst = !devices[d].hasFix
     let filter = monitoringFilter(at: coordinate, isFirst: isFirst, device: d, position: &position)
 
-    // The device's records are worked on outside `devices` (one unique buffer, no nested
-    // uniqueness checks), and put back whenever other code may read them.
-    var records: [ZoneRecord] = []
-    swap(&records, &devices[d].records)
+    // The device's records are worked on in an array of their own (taken out of the record
+    // pool), and put back whenever other code may read them.
+    var records = takeRecords(ofDevice: d)
     let measuresSafeRadius = configuration.skipsUnchangedFixes && configuration.proximity == nil
     let insideBoundary = markInside(
       at: coordinate, device: d, position: &position, records: &records, filter: filter,
@@ -200,9 +199,10 @@ extension ZoneEvaluator {
     into events: inout [ZoneEvent]
   ) {
     if dwellsMayFire(upTo: t, records: records) {
-      swap(&records, &devices[d].records)
+      recordPool.store(records, in: &devices[d].recordRun)
       fireDueDwells(upTo: t, current: d, fix: fix, into: &events)
-      swap(&records, &devices[d].records)
+      records.removeAll(keepingCapacity: true)
+      recordPool.append(devices[d].recordRun, to: &records)
     }
     if let next = roamingNextDeadline, next <= t {
       fireDueRoamingDwells(upTo: t, into: &events)
@@ -479,9 +479,9 @@ extension ZoneEvaluator {
   ) {
     if time.map({ fix.time > $0 }) ?? true { time = fix.time }
     let sequence = addSequence
+    putRecords(&records, ofDevice: d)
     // One uniqueness check for all the writes (this runs for every accepted fix).
     devices.withUnsafeMutableBufferPointer { devices in
-      swap(&records, &devices[d].records)
       Self.note(fix, coordinate, sequence: sequence, asLastOf: &devices[d])
     }
   }
@@ -770,29 +770,30 @@ extension ZoneEvaluator {
   mutating func fireDueDwells(
     upTo time: Timestamp, current: Int?, fix: FixReading?, into events: inout [ZoneEvent]
   ) {
-    guard dwellsMayFire(upTo: time, records: current.map { devices[$0].records } ?? [])
+    guard dwellQueue.nextDeadline.map({ $0 <= time }) ?? false
+      || current.map({ hasWaitingDwell(device: $0) }) ?? false
     else { return }
     var due: [DwellEntry] = []
     swap(&due, &scratchDue)
     due.empty()
     while let next = dwellQueue.nextDeadline, next <= time, let entry = dwellQueue.pop() {
       let device = Int(entry.device)
-      let (r, found) = devices[device].recordIndex(of: entry.zone)
+      let (r, found) = recordIndex(ofDevice: device, zone: entry.zone)
       guard found else { continue }
-      let record = devices[device].records[r]
+      let record = self.record(ofDevice: device, at: r)
       guard record.stay == entry.stay, record.presence == .checkedIn, record.dwell == .scheduled,
         record.dwellDeadline == entry.deadline
       else { continue }
       if record.exitCount > 0, !(device == current && record.isInsideNow) {
-        devices[device].records[r].dwell = .waiting
+        updateRecord(ofDevice: device, at: r) { $0.dwell = .waiting }
         continue
       }
       due.append(entry)
     }
     if let current {
-      for r in devices[current].records.indices
-      where devices[current].records[r].dwell == .waiting {
-        let record = devices[current].records[r]
+      for r in 0..<Int(devices[current].recordRun.count)
+      where record(ofDevice: current, at: r).dwell == .waiting {
+        let record = self.record(ofDevice: current, at: r)
         guard record.isInsideNow, record.presence == .checkedIn else { continue }
         due.append(
           DwellEntry(
@@ -801,16 +802,23 @@ extension ZoneEvaluator {
       }
     }
     if due.count > 1 {
-      due.insertionSort { a, b in
-        if a.deadline != b.deadline { return a.deadline < b.deadline }
-        if a.zone != b.zone { return zoneID(at: a.zone) < zoneID(at: b.zone) }
-        return deviceNames[Int(a.device)] < deviceNames[Int(b.device)]
+      let names = deviceNames
+      zoneSlots.withUnsafeBufferPointer { slots in
+        let isEarlier = { (a: DwellEntry, b: DwellEntry) -> Bool in
+          if a.deadline != b.deadline { return a.deadline < b.deadline }
+          if a.zone != b.zone { return Self.zoneID(a.zone, in: slots) < Self.zoneID(b.zone, in: slots) }
+          return names[Int(a.device)] < names[Int(b.device)]
+        }
+        // By insertion while few (no allocation); the standard library's sort (stable too, so
+        // the same order) when many fall due at once: insertion took minutes for the tens of
+        // thousands of dwells a million devices' fixes on whole seconds make due together.
+        if due.count <= 32 { due.insertionSort(by: isEarlier) } else { due.sort(by: isEarlier) }
       }
     }
     for entry in due {
       let device = Int(entry.device)
-      let r = devices[device].recordIndex(of: entry.zone).index
-      let record = devices[device].records[r]
+      let r = recordIndex(ofDevice: device, zone: entry.zone).index
+      let record = self.record(ofDevice: device, at: r)
       let lastCoordinate = devices[device].lastCoordinate
       let lastSpeed = devices[device].lastSpeed
       let lastCourse = devices[device].lastCourse
@@ -832,7 +840,7 @@ extension ZoneEvaluator {
           event.course = lastCourse
         }
       }
-      devices[device].records[r].dwell = .fired
+      updateRecord(ofDevice: device, at: r) { $0.dwell = .fired }
     }
     due.empty()
     swap(&due, &scratchDue)
@@ -850,6 +858,14 @@ extension ZoneEvaluator {
       for r in records.indices where records[r].dwell == .waiting { return true }
       return false
     }
+  }
+
+  /// Whether device slot `d`'s records (in the pool) hold a waiting dwell.
+  func hasWaitingDwell(device d: Int) -> Bool {
+    for r in 0..<Int(devices[d].recordRun.count) where record(ofDevice: d, at: r).dwell == .waiting {
+      return true
+    }
+    return false
   }
 
   /// Whether every record is a stay (checked in or inside silently) that this fix found inside
@@ -932,10 +948,9 @@ extension ZoneEvaluator {
   /// Ends the stay of device slot `d`'s record at index `r` outside the per-fix step (a zone
   /// change closing it), with its pending exit, if any.
   mutating func endStay(device d: Int, record r: Int) {
-    if devices[d].records[r].exitCount > 0 {
-      pendingExits.remove(device: d, zone: devices[d].records[r].zone)
-    }
-    devices[d].records[r].endStay()
+    let record = self.record(ofDevice: d, at: r)
+    if record.exitCount > 0 { pendingExits.remove(device: d, zone: record.zone) }
+    updateRecord(ofDevice: d, at: r) { $0.endStay() }
   }
 }
 
