@@ -393,8 +393,8 @@ struct DeviceState {
   private var courseValue = 0.0
   /// The evaluator's add sequence at this device's last accepted fix.
   var lastSequence: UInt64 = 0
-  /// Where its zone records, sorted by zone slot, are in the evaluator's ``RecordPool``.
-  var recordRun = RecordRun()
+  /// Sorted by zone slot.
+  var records: [ZoneRecord] = []
   // Skipping's safe disc is in the evaluator's `safeDiscs` (only when skipping is on).
   /// The cell cache's answer for the cell of the device's last full evaluation (derived state:
   /// not in snapshots).
@@ -418,6 +418,16 @@ struct DeviceState {
     speedValue = speed ?? 0
     courseValue = course ?? 0
     motion = (speed == nil ? 0 : 1) | (course == nil ? 0 : 2)
+  }
+
+  /// The index of the record for `zone`, or where it would be inserted.
+  func recordIndex(of zone: Int32) -> (index: Int, found: Bool) {
+    records.recordIndex(of: zone)
+  }
+
+  /// The index of the record for `zone`, inserting an `outside` record when there is none.
+  mutating func ensureRecord(for zone: Int32) -> Int {
+    records.ensureRecord(for: zone)
   }
 }
 

@@ -149,22 +149,62 @@ extension ZoneEvaluator {
     devices.withUnsafeBufferPointer { prefetchLines(of: $0.baseAddress! + d) }
   }
 
-  /// Stage two: the device's first zone record (the lines it spans), in the record pool.
+  /// Stage two: the device's zone records: the array's header (its count, and the reference
+  /// count every change checks) and its first records. The array's reference is read from the
+  /// device's state as bits: reading the array itself would read the count, in the header this
+  /// stage asks for, and retain it.
   @inline(__always)
   private func prefetchRecords(ofDevice d: Int) {
-    let run = devices.withUnsafeBufferPointer { $0[d].recordRun }
-    guard let first = recordPool.firstRecordAddress(of: run) else { return }
-    fencekit_prefetch(first)
-    fencekit_prefetch(first + (MemoryLayout<ZoneRecord>.stride - 1))
+    devices.withUnsafeBufferPointer { devices in
+      let state = UnsafeRawPointer(devices.baseAddress! + d)
+      let header = (state + Self.recordsOffset).load(as: UnsafeRawPointer.self)
+      var offset = 0
+      while offset < Self.recordsBytes {
+        fencekit_prefetch(header + offset)
+        offset &+= 64
+      }
+    }
   }
 
-  /// Stage three, device side: the zones of the device's first two records (a fix reads them
-  /// to check out, and to sort its events by zone id).
+  // The layout constants below are computed properties, folded to constants where they are
+  // read: as stored `static let`s, every read at every fix called the runtime's one-time
+  // initialization check.
+
+  /// An array buffer's header: its object header (16 bytes), then its count and capacity; the
+  /// elements follow.
+  private static var arrayHeaderBytes: Int { 32 }
+
+  /// The bytes stage two asks for: a records buffer's header and its first record.
+  private static var recordsBytes: Int { arrayHeaderBytes + MemoryLayout<ZoneRecord>.stride }
+
+  /// Where a device state holds its records array: a single reference to the array's buffer,
+  /// whose header the buffer's elements follow.
+  private static var recordsOffset: Int {
+    precondition(MemoryLayout<[ZoneRecord]>.size == MemoryLayout<UnsafeRawPointer>.size)
+    return MemoryLayout<DeviceState>.offset(of: \.records)!
+  }
+
+  /// Stage three, device side: the zones of the device's records (a fix reads them to check
+  /// out, and to sort its events by zone id).
   @inline(__always)
   private func prefetchRecordZones(ofDevice d: Int) {
-    let run = devices.withUnsafeBufferPointer { $0[d].recordRun }
-    if run.count > 0 { prefetchZone(recordPool[run, 0].zone) }
-    if run.count > 1 { prefetchZone(recordPool[run, 1].zone) }
+    // The records are read through their buffer's bits, as in stage two: reading the array
+    // retained and released it at every fix. The count is the word after the buffer's object
+    // header (checked in debug builds).
+    let (count, zones) = devices.withUnsafeBufferPointer { devices in
+      let state = UnsafeRawPointer(devices.baseAddress! + d)
+      let header = (state + Self.recordsOffset).load(as: UnsafeRawPointer.self)
+      let count = header.load(fromByteOffset: 16, as: Int.self)
+      assert(count == devices[d].records.count, "array header layout")
+      var zones: (Int32, Int32) = (-1, -1)
+      let stride = MemoryLayout<ZoneRecord>.stride
+      let zoneOffset = Self.arrayHeaderBytes + MemoryLayout<ZoneRecord>.offset(of: \.zone)!
+      if count > 0 { zones.0 = header.load(fromByteOffset: zoneOffset, as: Int32.self) }
+      if count > 1 { zones.1 = header.load(fromByteOffset: zoneOffset + stride, as: Int32.self) }
+      return (count, zones)
+    }
+    if count > 0 { prefetchZone(zones.0) }
+    if count > 1 { prefetchZone(zones.1) }
   }
 
   /// Stage three, index side: the fences the point search will answer (the search itself now

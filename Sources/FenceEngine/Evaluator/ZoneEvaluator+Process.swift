@@ -87,9 +87,10 @@ extension ZoneEvaluator {
     let isFirst = !devices[d].hasFix
     let filter = monitoringFilter(at: coordinate, isFirst: isFirst, device: d, position: &position)
 
-    // The device's records are worked on in an array of their own (taken out of the record
-    // pool), and put back whenever other code may read them.
-    var records = takeRecords(ofDevice: d)
+    // The device's records are worked on outside `devices` (one unique buffer, no nested
+    // uniqueness checks), and put back whenever other code may read them.
+    var records: [ZoneRecord] = []
+    swap(&records, &devices[d].records)
     let measuresSafeRadius = configuration.skipsUnchangedFixes && configuration.proximity == nil
     let insideBoundary = markInside(
       at: coordinate, device: d, position: &position, records: &records, filter: filter,
@@ -199,10 +200,9 @@ extension ZoneEvaluator {
     into events: inout [ZoneEvent]
   ) {
     if dwellsMayFire(upTo: t, records: records) {
-      recordPool.store(records, in: &devices[d].recordRun)
+      swap(&records, &devices[d].records)
       fireDueDwells(upTo: t, current: d, fix: fix, into: &events)
-      records.removeAll(keepingCapacity: true)
-      recordPool.append(devices[d].recordRun, to: &records)
+      swap(&records, &devices[d].records)
     }
     if let next = roamingNextDeadline, next <= t {
       fireDueRoamingDwells(upTo: t, into: &events)
@@ -479,9 +479,9 @@ extension ZoneEvaluator {
   ) {
     if time.map({ fix.time > $0 }) ?? true { time = fix.time }
     let sequence = addSequence
-    putRecords(&records, ofDevice: d)
     // One uniqueness check for all the writes (this runs for every accepted fix).
     devices.withUnsafeMutableBufferPointer { devices in
+      swap(&records, &devices[d].records)
       Self.note(fix, coordinate, sequence: sequence, asLastOf: &devices[d])
     }
   }
@@ -770,30 +770,29 @@ extension ZoneEvaluator {
   mutating func fireDueDwells(
     upTo time: Timestamp, current: Int?, fix: FixReading?, into events: inout [ZoneEvent]
   ) {
-    guard dwellQueue.nextDeadline.map({ $0 <= time }) ?? false
-      || current.map({ hasWaitingDwell(device: $0) }) ?? false
+    guard dwellsMayFire(upTo: time, records: current.map { devices[$0].records } ?? [])
     else { return }
     var due: [DwellEntry] = []
     swap(&due, &scratchDue)
     due.empty()
     while let next = dwellQueue.nextDeadline, next <= time, let entry = dwellQueue.pop() {
       let device = Int(entry.device)
-      let (r, found) = recordIndex(ofDevice: device, zone: entry.zone)
+      let (r, found) = devices[device].recordIndex(of: entry.zone)
       guard found else { continue }
-      let record = self.record(ofDevice: device, at: r)
+      let record = devices[device].records[r]
       guard record.stay == entry.stay, record.presence == .checkedIn, record.dwell == .scheduled,
         record.dwellDeadline == entry.deadline
       else { continue }
       if record.exitCount > 0, !(device == current && record.isInsideNow) {
-        updateRecord(ofDevice: device, at: r) { $0.dwell = .waiting }
+        devices[device].records[r].dwell = .waiting
         continue
       }
       due.append(entry)
     }
     if let current {
-      for r in 0..<Int(devices[current].recordRun.count)
-      where record(ofDevice: current, at: r).dwell == .waiting {
-        let record = self.record(ofDevice: current, at: r)
+      for r in devices[current].records.indices
+      where devices[current].records[r].dwell == .waiting {
+        let record = devices[current].records[r]
         guard record.isInsideNow, record.presence == .checkedIn else { continue }
         due.append(
           DwellEntry(
@@ -817,8 +816,8 @@ extension ZoneEvaluator {
     }
     for entry in due {
       let device = Int(entry.device)
-      let r = recordIndex(ofDevice: device, zone: entry.zone).index
-      let record = self.record(ofDevice: device, at: r)
+      let r = devices[device].recordIndex(of: entry.zone).index
+      let record = devices[device].records[r]
       let lastCoordinate = devices[device].lastCoordinate
       let lastSpeed = devices[device].lastSpeed
       let lastCourse = devices[device].lastCourse
@@ -840,7 +839,7 @@ extension ZoneEvaluator {
           event.course = lastCourse
         }
       }
-      updateRecord(ofDevice: device, at: r) { $0.dwell = .fired }
+      devices[device].records[r].dwell = .fired
     }
     due.empty()
     swap(&due, &scratchDue)
@@ -858,14 +857,6 @@ extension ZoneEvaluator {
       for r in records.indices where records[r].dwell == .waiting { return true }
       return false
     }
-  }
-
-  /// Whether device slot `d`'s records (in the pool) hold a waiting dwell.
-  func hasWaitingDwell(device d: Int) -> Bool {
-    for r in 0..<Int(devices[d].recordRun.count) where record(ofDevice: d, at: r).dwell == .waiting {
-      return true
-    }
-    return false
   }
 
   /// Whether every record is a stay (checked in or inside silently) that this fix found inside
@@ -948,9 +939,10 @@ extension ZoneEvaluator {
   /// Ends the stay of device slot `d`'s record at index `r` outside the per-fix step (a zone
   /// change closing it), with its pending exit, if any.
   mutating func endStay(device d: Int, record r: Int) {
-    let record = self.record(ofDevice: d, at: r)
-    if record.exitCount > 0 { pendingExits.remove(device: d, zone: record.zone) }
-    updateRecord(ofDevice: d, at: r) { $0.endStay() }
+    if devices[d].records[r].exitCount > 0 {
+      pendingExits.remove(device: d, zone: devices[d].records[r].zone)
+    }
+    devices[d].records[r].endStay()
   }
 }
 

@@ -63,9 +63,9 @@ extension ZoneEvaluator {
     }
     var closed: [ZoneEvent] = []
     let replaced = Set(batch.replacedExiting)
-    for d in devices.indices where !devices[d].recordRun.isEmpty {
-      for r in 0..<Int(devices[d].recordRun.count) {
-        let record = self.record(ofDevice: d, at: r)
+    for d in devices.indices where !devices[d].records.isEmpty {
+      for r in devices[d].records.indices {
+        let record = devices[d].records[r]
         guard record.presence == .checkedIn, record.willCheckOut else { continue }
         if let zone = batch.exiting[record.zone] {
           var event = closingCheckOut(record, device: d, at: now, reason: .zoneRemoved)
@@ -75,7 +75,7 @@ extension ZoneEvaluator {
           closed.append(event)
         } else if replaced.contains(record.zone), !lastPositionIsInside(zone: record.zone, device: d) {
           closed.append(closingCheckOut(record, device: d, at: now, reason: .zoneRemoved))
-          updateRecord(ofDevice: d, at: r) { $0.windowStart = now }
+          devices[d].records[r].windowStart = now
           endStay(device: d, record: r)
         }
       }

@@ -126,21 +126,21 @@ extension ZoneEvaluator {
     into events: inout [ZoneEvent]
   ) {
     var closed: [ZoneEvent] = []
-    for d in devices.indices where !devices[d].recordRun.isEmpty {
+    for d in devices.indices where !devices[d].records.isEmpty {
       var touched = false
-      for r in 0..<Int(devices[d].recordRun.count) {
-        let zone = record(ofDevice: d, at: r).zone
+      for r in devices[d].records.indices {
+        let zone = devices[d].records[r].zone
         guard let reason = closing[zone] else { continue }
         touched = true
-        let record = self.record(ofDevice: d, at: r)
+        let record = devices[d].records[r]
         if record.presence == .checkedIn, record.willCheckOut, let reason {
           closed.append(closingCheckOut(record, device: d, at: instant, reason: reason))
-          updateRecord(ofDevice: d, at: r) { $0.windowStart = instant }
+          devices[d].records[r].windowStart = instant
         }
         endStay(device: d, record: r)
       }
       if touched, !expiring.isEmpty {
-        withRecords(ofDevice: d) { records in records.removeAll { expiring.contains($0.zone) } }
+        devices[d].records.removeAll { expiring.contains($0.zone) }
       }
     }
     if !roamingRecords.isEmpty {

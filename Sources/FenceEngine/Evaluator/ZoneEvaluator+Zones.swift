@@ -780,8 +780,8 @@ extension ZoneEvaluator {
     var removedElement = Array(repeating: false, count: elementCores.count)
     for slot in batch.elements { removedElement[Int(slot)] = true }
     if !batch.zones.isEmpty {
-      for device in devices.indices where !devices[device].recordRun.isEmpty {
-        withRecords(ofDevice: device) { records in records.removeAll { removedZone[Int($0.zone)] } }
+      for device in devices.indices {
+        devices[device].records.removeAll { removedZone[Int($0.zone)] }
       }
       pendingExits.removeAll { _, zone in removedZone[Int(zone)] }
     }
@@ -804,12 +804,12 @@ extension ZoneEvaluator {
       isRemoved[Int(slot)] = true
       removedID[slot] = id
     }
-    for d in devices.indices where !devices[d].recordRun.isEmpty {
-      for r in 0..<Int(devices[d].recordRun.count) {
-        let slot = record(ofDevice: d, at: r).checkInFenceSlot
+    for d in devices.indices where !devices[d].records.isEmpty {
+      for r in devices[d].records.indices {
+        let slot = devices[d].records[r].checkInFenceSlot
         guard slot >= 0, isRemoved[Int(slot)], let id = removedID[slot] else { continue }
-        detachedCheckInFences[device: d, zone: record(ofDevice: d, at: r).zone] = id
-        updateRecord(ofDevice: d, at: r) { $0.checkInFenceSlot = ZoneRecord.detachedFence }
+        detachedCheckInFences[device: d, zone: devices[d].records[r].zone] = id
+        devices[d].records[r].checkInFenceSlot = ZoneRecord.detachedFence
       }
     }
   }
@@ -817,15 +817,13 @@ extension ZoneEvaluator {
   /// Drops the kept check-in fence ids whose record is gone or was checked in again since.
   private mutating func forgetStaleCheckInFences() {
     guard !detachedCheckInFences.isEmpty else { return }
-    var kept = detachedCheckInFences
-    kept.removeAll { d, zone in
+    let devices = devices
+    detachedCheckInFences.removeAll { d, zone in
       guard d < devices.count else { return true }
-      let (r, found) = recordIndex(ofDevice: d, zone: zone)
-      return !found || record(ofDevice: d, at: r).checkInFenceSlot != ZoneRecord.detachedFence
+      let (r, found) = devices[d].recordIndex(of: zone)
+      return !found || devices[d].records[r].checkInFenceSlot != ZoneRecord.detachedFence
     }
-    detachedCheckInFences = kept
   }
-
 
   /// Applies replaced zones' dwell times to stays whose dwell has not fired yet, in one pass over
   /// the devices.
@@ -833,8 +831,8 @@ extension ZoneEvaluator {
     var isRescheduled = Array(repeating: false, count: zoneSlots.count)
     for zone in zones { isRescheduled[Int(zone)] = true }
     for device in devices.indices {
-      for index in 0..<Int(devices[device].recordRun.count)
-      where isRescheduled[Int(record(ofDevice: device, at: index).zone)] {
+      for index in devices[device].records.indices
+      where isRescheduled[Int(devices[device].records[index].zone)] {
         rescheduleDwell(device: device, record: index)
       }
     }
@@ -842,17 +840,17 @@ extension ZoneEvaluator {
 
   /// Applies the zone's dwell time to one record's stay, if its dwell has not fired yet.
   private mutating func rescheduleDwell(device: Int, record index: Int) {
-    let record = self.record(ofDevice: device, at: index)
+    let record = devices[device].records[index]
     guard record.presence == .checkedIn, record.dwell != .fired else { return }
     let core = zoneCores[Int(record.zone)]
     guard zoneSlots[Int(record.zone)] != nil, core.hasDwell else {
-      updateRecord(ofDevice: device, at: index) { $0.dwell = .none }
+      devices[device].records[index].dwell = .none
       return
     }
     let deadline = record.checkInTime.adding(seconds: core.dwell)
     if record.dwell == .scheduled, deadline == record.dwellDeadline { return }
-    updateRecord(ofDevice: device, at: index) { $0.dwell = .scheduled }
-    updateRecord(ofDevice: device, at: index) { $0.dwellDeadline = deadline }
+    devices[device].records[index].dwell = .scheduled
+    devices[device].records[index].dwellDeadline = deadline
     dwellQueue.push(
       DwellEntry(deadline: deadline, device: Int32(device), zone: record.zone, stay: record.stay))
   }

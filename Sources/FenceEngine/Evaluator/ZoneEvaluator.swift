@@ -119,8 +119,6 @@ public struct ZoneEvaluator {
   /// devices' `[String: Int32]` kept a copy of every name, about 40 bytes a device).
   var deviceSlotByName = IDSlotTable()
   var devices: [DeviceState] = []
-  /// Every device's zone records (each ``DeviceState/recordRun`` says where its are).
-  var recordPool = RecordPool()
   /// Each device's name, parallel to `devices`: a column of its own so that a caller holding
   /// every name in an array can give the array itself (``registerDevices(named:)``) instead of
   /// the evaluator copying each name while the caller's array is still held.
@@ -158,9 +156,6 @@ public struct ZoneEvaluator {
 
   /// Empty between fixes (each user clears it before putting it back).
   var scratchHits: [Int32] = []
-  /// The storage of the array the per-fix step works on a device's records in (empty between
-  /// fixes).
-  var scratchRecords: [ZoneRecord] = []
   /// During a batch's call of the per-fix step, the fences its look-ahead found at the fix's
   /// point, when it found them all (see ``FoundAhead``); `fix` -1 otherwise.
   var fencesFoundAhead = FoundAhead()

@@ -73,15 +73,13 @@ extension ZoneEvaluator {
     var newMonitored: [[Int32]] = []
     var queue = DwellQueue()
     var newExits = PendingExitTable()
-    var newPool = RecordPool()
     var newDetached = DetachedCheckInFences()
     for device in snapshot.devices {
       let slot = Int32(newDevices.count)
       guard newSlotByName.updateValue(slot, forKey: device.name) == nil else {
         throw SnapshotError(.malformed("device \"\(device.name)\" twice"))
       }
-      var (state, records, monitored, exits, detached) = try restoredDevice(device)
-      newPool.store(records, in: &state.recordRun)
+      let (state, monitored, exits, detached) = try restoredDevice(device)
       for (zone, exit) in exits { newExits[device: Int(slot), zone: zone] = exit }
       for (zone, fence) in detached { newDetached[device: Int(slot), zone: zone] = fence }
       if !monitored.isEmpty {
@@ -89,7 +87,7 @@ extension ZoneEvaluator {
         newMonitored.append(contentsOf: repeatElement([], count: Int(slot) - newMonitored.count))
         newMonitored.append(monitored)
       }
-      for record in records where record.dwell == .scheduled {
+      for record in state.records where record.dwell == .scheduled {
         queue.push(
           DwellEntry(deadline: record.dwellDeadline, device: slot, zone: record.zone,
             stay: record.stay))
@@ -118,7 +116,6 @@ extension ZoneEvaluator {
     devices = newDevices
     deviceNames = newNames
     pendingExits = newExits
-    recordPool = newPool
     detachedCheckInFences = newDetached
     safeDiscs = newDiscs
     monitoredSets = newMonitored
@@ -207,9 +204,8 @@ extension ZoneEvaluator {
   func snapshotDevice(slot: Int) -> EvaluatorSnapshot.Device {
     let device = devices[slot]
     var records: [EvaluatorSnapshot.Record] = []
-    let deviceRecords = self.records(ofDevice: slot)
-    records.reserveCapacity(deviceRecords.count)
-    for record in deviceRecords {
+    records.reserveCapacity(device.records.count)
+    for record in device.records {
       let presence = EvaluatorSnapshot.Presence(record.presence)
       let dwell = EvaluatorSnapshot.Dwell(record.dwell)
       var exit: EvaluatorSnapshot.PendingExit?
@@ -251,17 +247,16 @@ extension ZoneEvaluator {
       tags: deviceTags[Int32(slot)] ?? [], roaming: snapshotRoamingPairs(slot: slot))
   }
 
-  /// The device state of a snapshot's device, its zone records (sorted by zone slot, for the
-  /// caller to store in the record pool), its monitored set (element slots, sorted), the first
-  /// fixes of its pending exits and the ids of check-in fences no longer loaded (by zone slot).
+  /// The device state of a snapshot's device, its monitored set (element slots, sorted), the
+  /// first fixes of its pending exits and the ids of check-in fences no longer loaded (by zone
+  /// slot).
   private func restoredDevice(
     _ device: EvaluatorSnapshot.Device
   ) throws -> (
-    state: DeviceState, records: [ZoneRecord], monitored: [Int32],
-    exits: [(zone: Int32, exit: PendingExit)], detached: [(zone: Int32, fence: String)]
+    state: DeviceState, monitored: [Int32], exits: [(zone: Int32, exit: PendingExit)],
+    detached: [(zone: Int32, fence: String)]
   ) {
     var state = DeviceState()
-    var records: [ZoneRecord] = []
     var exits: [(zone: Int32, exit: PendingExit)] = []
     var detached: [(zone: Int32, fence: String)] = []
     if let fix = device.lastFix {
@@ -296,11 +291,11 @@ extension ZoneEvaluator {
             speed: exit.fix.speed, course: exit.fix.course)))
       }
       restored.windowStart = record.windowStart
-      let (index, found) = records.recordIndex(of: zone)
+      let (index, found) = state.recordIndex(of: zone)
       guard !found else {
         throw SnapshotError(.malformed("zone \"\(record.zone)\" twice for \"\(device.name)\""))
       }
-      records.insert(restored, at: index)
+      state.records.insert(restored, at: index)
     }
     var monitored: [Int32] = []
     for id in device.monitored {
@@ -308,7 +303,7 @@ extension ZoneEvaluator {
       monitored.append(slot)
     }
     monitored.sort()
-    return (state, records, monitored, exits, detached)
+    return (state, monitored, exits, detached)
   }
 }
 
