@@ -108,3 +108,47 @@ import Testing
     #expect(generate.contains("Exit status: 0 success; 1 an output that cannot be written; 2 bad usage."))
   }
 }
+
+/// An output that is not a regular file, such as `/dev/null` or a named pipe, is written
+/// directly: a run used to write a temporary file and rename it over the path, which replaced
+/// `/dev/null` itself with a regular file.
+@Suite struct RunCommandSpecialOutputTests {
+  @Test func eventsGoThroughANamedPipeThatStaysAPipe() throws {
+    let pipe = FenceBenchProcess.temporaryPath("events-pipe")
+    _ = unlink(pipe)
+    #expect(mkfifo(pipe, 0o600) == 0)
+    defer { _ = unlink(pipe) }
+    // The reader opens the pipe (blocking until the run opens it for writing) and reads to
+    // its end on a thread of its own.
+    final class Received: @unchecked Sendable {
+      var bytes: [UInt8] = []
+      let done = DispatchSemaphore(value: 0)
+    }
+    let received = Received()
+    let reader = Thread {
+      let fd = open(pipe, O_RDONLY)
+      if fd >= 0 {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+          let count = read(fd, &buffer, buffer.count)
+          if count <= 0 { break }
+          received.bytes += buffer[..<count]
+        }
+        close(fd)
+      }
+      received.done.signal()
+    }
+    reader.start()
+    let result = try FenceBenchProcess.run([
+      "run", "--zones", RunCommandTests.zones, RunCommandTests.firstHour, "--json", "--events", pipe,
+    ])
+    #expect(result.status == 0)
+    #expect(received.done.wait(timeout: .now() + 60) == .success)
+    var status = stat()
+    #expect(lstat(pipe, &status) == 0)
+    #expect(status.st_mode & S_IFMT == S_IFIFO)
+    let lines = received.bytes.split(separator: UInt8(ascii: "\n"))
+    #expect(lines.count == 57)
+    #expect(lines.first.map { $0.starts(with: Array(#"{"id":"#.utf8)) } == true)
+  }
+}

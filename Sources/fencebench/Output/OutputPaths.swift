@@ -13,7 +13,8 @@ import ArgumentParser
 ///
 /// So `--events` naming a track or zone file is refused instead of truncating it, `--events`
 /// and `--map` cannot name one file, and a failed run leaves neither an empty nor a partial
-/// output behind (an existing file of that name is kept as it was).
+/// output behind (an existing file of that name is kept as it was). A device or a named pipe
+/// (`--events /dev/null`) is written directly: renaming over it would replace it.
 enum OutputPaths {
   /// Refuses an output that is an input or another output: the same path once made absolute
   /// and cleaned up (`./a/../b`), or the same file through a link (device and inode).
@@ -63,6 +64,16 @@ enum OutputPaths {
       }
     }
     return "/" + parts.joined(separator: "/")
+  }
+
+  /// The temporary path a run writes `path` through, or `nil` when it writes `path` itself:
+  /// standard output (`-`), and an existing file that is not a regular file (`/dev/null`, a
+  /// named pipe, a terminal), which renaming a finished file over would replace.
+  static func temporaryPath(forOutput path: String) -> String? {
+    if path == "-" { return nil }
+    var status = stat()
+    if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG { return nil }
+    return temporaryPath(for: path)
   }
 
   /// A temporary path beside `path` that keeps its name's ending (so `.gz` still compresses):

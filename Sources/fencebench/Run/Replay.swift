@@ -89,8 +89,8 @@ struct Replay {
     options.format = command.format
     options.strict = command.strict
     // Outputs go to temporary files that replace the destinations only once the run succeeded.
-    let eventsTemporary = command.events.flatMap { $0 == "-" ? nil : OutputPaths.temporaryPath(for: $0) }
-    let mapTemporary = command.map.map { OutputPaths.temporaryPath(for: $0) }
+    let eventsTemporary = command.events.flatMap { OutputPaths.temporaryPath(forOutput: $0) }
+    let mapTemporary = command.map.flatMap { OutputPaths.temporaryPath(forOutput: $0) }
     var succeeded = false
     defer {
       if !succeeded {
