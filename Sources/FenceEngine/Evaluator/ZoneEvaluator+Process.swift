@@ -296,16 +296,15 @@ extension ZoneEvaluator {
         }
         continue
       }
+      // Confirmed: the exit's first fix is this one, or the one the table kept.
+      let kept = records[r].exitCount > 1 ? pendingExits.remove(device: d, zone: zone) : nil
       if records[r].presence == .checkedIn {
-        let until =
-          records[r].exitCount == 1 ? fix.time : pendingExits[device: d, zone: zone]?.time
-          ?? fix.time
-        scratchEndedStays.append((zone, until))
+        scratchEndedStays.append(
+          (zone, kept ?? exitOfThisFix(fix, zone: zone, context: context)))
       }
       if records[r].presence == .checkedIn, records[r].willCheckOut {
         scratchZones.append(zone)
       } else {
-        if records[r].exitCount > 1 { pendingExits.remove(device: d, zone: zone) }
         records[r].endStay()
       }
     }
@@ -314,10 +313,8 @@ extension ZoneEvaluator {
     defer { returnGatheredZones(&zones) }
     for zone in zones {
       let r = records.recordIndex(of: zone).index
-      // The exit's first fix: this one, or the one the table kept when it came before.
-      let kept = records[r].exitCount > 1 ? pendingExits.remove(device: d, zone: zone) : nil
-      let exit: PendingExit
-      if let kept { exit = kept } else { exit = exitOfThisFix(fix, zone: zone, context: context) }
+      // Every gathered zone ended a checked-in stay above.
+      let exit = endedStay(zone: zone)!
       let checkInTime = records[r].checkInTime
       appendEvent(
         .checkOut, time: exit.time, device: d, zone: zone,
@@ -349,10 +346,10 @@ extension ZoneEvaluator {
   }
 
   /// When the current fix's check-out step ended the checked-in stay of zone slot `zone`, the
-  /// time it ended.
+  /// exit that ended it (its first fix stamps the check-out).
   @inline(__always)
-  func checkedInUntil(zone: Int32) -> Timestamp? {
-    for ended in scratchEndedStays where ended.zone == zone { return ended.until }
+  func endedStay(zone: Int32) -> PendingExit? {
+    for ended in scratchEndedStays where ended.zone == zone { return ended.exit }
     return nil
   }
 
@@ -369,7 +366,7 @@ extension ZoneEvaluator {
       // check-out of this fix, whose stamp may lie after the crossing.
       guard records[r].presence != .checkedIn else { continue }
       let crossingTime = Self.interpolate(from: lastTime, to: t, fraction: crossing.fraction)
-      if let until = checkedInUntil(zone: crossing.zone), crossingTime < until { continue }
+      if let ended = endedStay(zone: crossing.zone), crossingTime < ended.time { continue }
       let window = zoneCores[Int(crossing.zone)].minimumRetriggerTime
       if records[r].isSuppressed(at: crossingTime, minimumRetriggerTime: window) { continue }
       records[r].windowStart = crossingTime

@@ -768,7 +768,13 @@ extension ZoneEvaluator {
   /// of removed zones and elements, then frees their slots.
   mutating func finish(_ batch: RemovalBatch) {
     index(placed: batch.placed)
-    if !batch.elements.isEmpty { detachCheckInFences(removedBy: batch) }
+    // Removed element slots, marked once for the check-in fences and the monitored sets.
+    var removedElement: [Bool] = []
+    if !batch.elements.isEmpty {
+      removedElement = Array(repeating: false, count: elementCores.count)
+      for slot in batch.elements { removedElement[Int(slot)] = true }
+      detachCheckInFences(removedBy: batch, removedElement: removedElement)
+    }
     if !batch.rescheduled.isEmpty { rescheduleDwells(zones: batch.rescheduled) }
     if !batch.exiting.isEmpty || !batch.replacedExiting.isEmpty || !batch.roamingClosed.isEmpty {
       checkOutOnRemoval(batch)
@@ -777,8 +783,6 @@ extension ZoneEvaluator {
     guard !batch.zones.isEmpty || !batch.elements.isEmpty else { return }
     var removedZone = Array(repeating: false, count: zoneSlots.count)
     for slot in batch.zones { removedZone[Int(slot)] = true }
-    var removedElement = Array(repeating: false, count: elementCores.count)
-    for slot in batch.elements { removedElement[Int(slot)] = true }
     if !batch.zones.isEmpty {
       for device in devices.indices {
         devices[device].records.removeAll { removedZone[Int($0.zone)] }
@@ -795,19 +799,14 @@ extension ZoneEvaluator {
   }
 
   /// Keeps aside the ids of the removed fences that records name as their check-in fence (see
-  /// ``ZoneRecord/checkInFenceSlot``), before anything reads them (check-outs on removal).
-  private mutating func detachCheckInFences(removedBy batch: RemovalBatch) {
-    // A byte a slot to test every record, the ids only for the removed slots.
-    var isRemoved = [Bool](repeating: false, count: elementCores.count)
-    var removedID: [Int32: String] = [:]
-    for (slot, id) in zip(batch.elements, batch.elementIDs) {
-      isRemoved[Int(slot)] = true
-      removedID[slot] = id
-    }
+  /// ``ZoneRecord/checkInFenceSlot``), before anything reads them (check-outs on removal);
+  /// `removedElement` marks the batch's element slots.
+  private mutating func detachCheckInFences(removedBy batch: RemovalBatch, removedElement: [Bool]) {
+    let removedID = Dictionary(zip(batch.elements, batch.elementIDs)) { _, last in last }
     for d in devices.indices where !devices[d].records.isEmpty {
       for r in devices[d].records.indices {
         let slot = devices[d].records[r].checkInFenceSlot
-        guard slot >= 0, isRemoved[Int(slot)], let id = removedID[slot] else { continue }
+        guard slot >= 0, removedElement[Int(slot)], let id = removedID[slot] else { continue }
         detachedCheckInFences[device: d, zone: devices[d].records[r].zone] = id
         devices[d].records[r].checkInFenceSlot = ZoneRecord.detachedFence
       }

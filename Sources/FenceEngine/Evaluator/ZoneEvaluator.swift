@@ -163,10 +163,11 @@ public struct ZoneEvaluator {
   var scratchCrossings: [CrossingHit] = []
   var scratchLineCrossings: [GeolineCrossing] = []
   var scratchZones: [Int32] = []
-  /// The checked-in stays that the current fix's check-out step ended, with the time each
-  /// ended (its exit's first fix): a GEOLINE crossing of the fix's movement before that time
-  /// happened while the device was checked in. Emptied by the check-out step.
-  var scratchEndedStays: [(zone: Int32, until: Timestamp)] = []
+  /// The checked-in stays that the current fix's check-out step ended, with the exit that
+  /// ended each (its first fix): their check-outs are stamped with it, and a GEOLINE crossing
+  /// of the fix's movement before its time happened while the device was checked in. Emptied
+  /// by the check-out step.
+  var scratchEndedStays: [(zone: Int32, exit: PendingExit)] = []
   var scratchDue: [DwellEntry] = []
   var scratchNearby: [(distance: Double, element: Int32)] = []
   var scratchMonitored: [Int32] = []
