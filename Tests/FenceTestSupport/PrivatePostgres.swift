@@ -35,6 +35,12 @@ public final class PrivatePostgres: @unchecked Sendable {
   /// Starts it again on the same port.
   public func start() throws { try script(["start", directory, String(port)]) }
 
+  /// The last `lines` lines of the server's log (for a drill's diagnostics).
+  public func logTail(lines: Int) -> String {
+    let text = (try? String(contentsOfFile: directory + "/server.log", encoding: .utf8)) ?? ""
+    return text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
+  }
+
   /// Stops it and removes its directory.
   public func remove() {
     try? script(["stop", directory])

@@ -51,6 +51,33 @@ struct ClusterDrillTests {
     func stopAll() {
       for index in live { processes[index]?.terminate() }
     }
+
+    /// What each live process is doing: running or how it ended, and the end of its standard
+    /// error (for a drill that failed: a process that died or hung says why there).
+    var diagnostics: String {
+      live.map { index -> String in
+        let daemon = processes[index]!
+        let state =
+          daemon.process.isRunning
+          ? "running"
+          : "ended (\(daemon.process.terminationReason == .uncaughtSignal ? "signal" : "status") \(daemon.process.terminationStatus))"
+        let tail = daemon.standardError.split(separator: "\n", omittingEmptySubsequences: false).suffix(40)
+        return "process \(index) (pid \(daemon.pid), \(state)), its last lines:\n" + tail.joined(separator: "\n")
+      }.joined(separator: "\n")
+    }
+  }
+
+  /// Runs a drill's `body`; when it throws, the error is recorded with every process's state
+  /// and log tail (and `extra`, such as the server's log), then thrown on.
+  static func diagnosed<T>(
+    _ cluster: Cluster, extra: () -> String = { "" }, _ body: () async throws -> T
+  ) async throws -> T {
+    do {
+      return try await body()
+    } catch {
+      Issue.record("\(error)\n\(cluster.diagnostics)\n\(extra())")
+      throw error
+    }
   }
 
   static func arguments(zones: String = TestFixes.harborZones) -> [String] {
@@ -221,16 +248,25 @@ struct ClusterDrillTests {
     let cluster = try Cluster(url: server.url, count: 2, arguments: Self.arguments())
     defer { cluster.stopAll() }
     let batches = TestFixes.batches(fixes, size: 200)
-    for (index, batch) in batches.enumerated() {
-      if index == batches.count / 2 {
-        // The crash comes while the other process still executes what was acknowledged.
-        try server.crash()
-        usleep(300_000)
-        try server.start()
+    // Batches that took over five seconds to be acknowledged, for the diagnostics.
+    var slow: [String] = []
+    let events = try await Self.diagnosed(
+      cluster, extra: { "slow batches: \(slow)\nthe server's last lines:\n\(server.logTail(lines: 30))" }
+    ) {
+      for (index, batch) in batches.enumerated() {
+        if index == batches.count / 2 {
+          // The crash comes while the other process still executes what was acknowledged.
+          try server.crash()
+          usleep(300_000)
+          try server.start()
+        }
+        let started = ContinuousClock.now
+        _ = try await Self.send(cluster, startingAt: index, path: "/v1/fixes", body: batch, key: "batch-\(index)")
+        let took = ContinuousClock.now - started
+        if took > .seconds(5) { slow.append("batch \(index) of \(batches.count): \(took)") }
       }
-      _ = try await Self.send(cluster, startingAt: index, path: "/v1/fixes", body: batch, key: "batch-\(index)")
+      return try await Self.finish(cluster, end: fixes.last!.time, reader: 0)
     }
-    let events = try await Self.finish(cluster, end: fixes.last!.time, reader: 0)
     Self.expectReference(events, reference, "PostgreSQL crash")
   }
 
