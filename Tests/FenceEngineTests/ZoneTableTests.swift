@@ -72,7 +72,7 @@ import Testing
       // -0.0 stays -0.0.
       #expect(back.rules.minimumRetriggerTime.bitPattern == zone.rules.minimumRetriggerTime.bitPattern)
     }
-    #expect(MemoryLayout<CompiledZone?>.stride == 48)
+    #expect(MemoryLayout<CompiledZone?>.stride == 40)
   }
 
   /// A zone's slots: one without an array; several with the fence count at the array's head,

@@ -6,39 +6,43 @@ import FenceGeometry
 ///
 /// Its fences are in the element tables (``ZoneEvaluator/fence(at:)``) and its rules but
 /// `exitOnRemove` and the rules v2 box in its ``ZoneCore``: the public value is made again from
-/// them (``ZoneEvaluator/fullZone(_:slot:)``, ``ZoneEvaluator/rules(of:slot:)``). 48 bytes
-/// with the optional (64 when the name box and the rules v2 box took 8 bytes each, and 104 for a
-/// whole `Zone` and the slots).
+/// them (``ZoneEvaluator/fullZone(_:slot:)``, ``ZoneEvaluator/rules(of:slot:)``). 40 bytes
+/// with the optional (48 when `exitOnRemove` was a field of its own, 64 when the name box and
+/// the rules v2 box took 8 bytes each, and 104 for a whole `Zone` and the slots).
 struct CompiledZone {
   var id: String
   var customData: JSONObject
-  /// The name, description and GEOLINEs and the rules v2 values, in one reference that is `nil`
-  /// when the zone has neither (most zones).
+  /// The name, description and GEOLINEs, the rules v2 values and `exitOnRemove`, in one
+  /// reference that is `nil` when the zone has none of them (most zones).
   private var rare: RareParts?
   var slots: ElementSlots
-  /// Declared last, where it fits beside the slots' tag.
-  var exitOnRemove: Bool
 
   /// A zone's values that most zones do not have, each shared with the zone as added.
   final class RareParts: Sendable {
     let extras: Zone.Extras?
     let rulesV2: ZoneRules.Extensions?
+    let exitOnRemove: Bool
 
-    init(extras: Zone.Extras?, rulesV2: ZoneRules.Extensions?) {
+    init(extras: Zone.Extras?, rulesV2: ZoneRules.Extensions?, exitOnRemove: Bool) {
       self.extras = extras
       self.rulesV2 = rulesV2
+      self.exitOnRemove = exitOnRemove
     }
   }
 
   init(_ zone: Zone, slots: ElementSlots) {
     id = zone.id
     customData = zone.customData
-    if zone.extras != nil || zone.rules.extensions != nil {
-      rare = RareParts(extras: zone.extras, rulesV2: zone.rules.extensions)
+    if zone.extras != nil || zone.rules.extensions != nil || zone.rules.exitOnRemove {
+      rare = RareParts(
+        extras: zone.extras, rulesV2: zone.rules.extensions, exitOnRemove: zone.rules.exitOnRemove)
     }
     self.slots = slots
-    exitOnRemove = zone.rules.exitOnRemove
   }
+
+  /// The rules v2 `exitOnRemove` (kept in the rare parts: a field of its own took the zone
+  /// table 8 bytes a zone, its stride 48 instead of 40).
+  var exitOnRemove: Bool { rare?.exitOnRemove ?? false }
 
   /// The name, description and GEOLINEs (`nil` for none), shared with the zone as added.
   var extras: Zone.Extras? { rare?.extras }

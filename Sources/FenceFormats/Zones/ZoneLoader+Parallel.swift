@@ -38,7 +38,7 @@ extension ZoneLoading {
     let partCount = min(wanted, max(1, count / (Self.parallelFeatureThreshold / 2)))
     guard partCount > 1 else { return false }
     var template = self
-    template.drafts = []
+    template.drafts = DraftList()
     template.draftIndex = [:]
     template.fenceOwners = [:]
     template.geos = nil
@@ -50,8 +50,9 @@ extension ZoneLoading {
     DispatchQueue.concurrentPerform(iterations: partCount) { part in
       var loading = start
       let range = (count * part / partCount)..<(count * (part + 1) / partCount)
-      // The first part's zone tables get room for every feature: the later parts are appended
-      // to them in place (pages not written cost nothing).
+      // The first part's zone id table gets room for every feature: the later parts are
+      // joined into it in place (pages not written cost nothing). Drafts are in chunks
+      // (``DraftList``), each later part's freed as it is joined.
       loading.reserveCapacity(
         zones: part == 0 ? count : range.count, fences: range.count)
       // Where this part's pages not given back yet start (nil without `release`).
@@ -99,30 +100,33 @@ extension ZoneLoading {
       }
       if part < partCount - 1 { earlierOwners.append(loading.fenceOwners) }
       loading.fenceOwners = [:]
-      guard (try? joined.joinDrafts(loading)) != nil else { return false }
+      // The join looks the part's zones up in the joined table only: the part's own id table
+      // (about 25 MB for half a million zones) goes before the joined tables grow.
+      loading.draftIndex = [:]
+      guard (try? joined.joinDrafts(&loading.drafts)) != nil else { return false }
     }
-    drafts = joined.drafts
+    swap(&drafts, &joined.drafts)
     draftIndex = joined.draftIndex
     fenceOwners = [:]
     return true
   }
 
   /// Adds the drafts of a later part of the file, through the same ``set(_:_:zone:source:error:)``
-  /// and ``merge(_:zone:source:error:)`` that reading in order uses.
+  /// and ``merge(_:zone:source:error:)`` that reading in order uses, emptying `later` chunk by
+  /// chunk as it goes.
   ///
   /// - Throws: on a conflict (the state is then of no use; the caller reads in order, which
   ///   words the conflict).
-  private mutating func joinDrafts(_ later: ZoneLoading) throws {
+  private mutating func joinDrafts(_ later: inout DraftList) throws {
     let conflict = ZoneLoadError(file: file, message: "parts of the file conflict")
-    draftIndex.reserveCapacity(draftIndex.count + later.drafts.count)
-    drafts.reserveCapacity(drafts.count + later.drafts.count)
-    for draft in later.drafts {
+    draftIndex.reserveCapacity(draftIndex.count + later.count)
+    try later.consume { draft in
       // One hash: the zone's index, or the next one, stored now, when it is new.
       let next = drafts.count
       let index = draftIndex.interned(draft.id, next: next)
       guard index != next else {
         drafts.append(draft)
-        continue
+        return
       }
       for (key, setting) in draft.settings {
         try set(key, setting.value, zone: index, source: setting.source) { _ in conflict }

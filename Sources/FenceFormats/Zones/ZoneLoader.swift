@@ -204,7 +204,7 @@ struct ZoneLoading {
   var tape: JSONTape
   let file: String?
   let options: ZoneLoadOptions
-  var drafts: [Draft] = []
+  var drafts = DraftList()
   var draftIndex: [String: Int] = [:]
   /// Fence and GEOLINE ids seen, with the index of the feature that defined each (20 bytes a
   /// bucket: with the feature's id beside it, 40, which at a million fences was about 40 MB more
@@ -326,7 +326,13 @@ struct ZoneLoading {
       try loadZonesMember(zonesNode)
     }
     draftIndex = [:]
-    return try drafts.map { try makeZone($0) }
+    // Each chunk of drafts goes once its zones are made (``DraftList/consume(_:)``).
+    var zones: [Zone] = []
+    zones.reserveCapacity(drafts.count)
+    var taken = DraftList()
+    swap(&taken, &drafts)
+    try taken.consume { zones.append(try makeZone($0)) }
+    return zones
   }
 
   // MARK: Drafts
