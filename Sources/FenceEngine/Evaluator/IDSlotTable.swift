@@ -1,4 +1,5 @@
-/// Slots by id, for ids the evaluator keeps in its own tables (zone and element ids): an open
+/// Slots by id, for ids the evaluator keeps in its own tables (zone and element ids; and the
+/// zone loader's drafts, `DraftList` in FenceFormats): an open
 /// addressing table of 8-byte buckets, each holding a slot and 32 bits of its id's hash.
 ///
 /// A `[String: Int32]` keeps a copy of every id beside its slot (about 20 bytes a bucket, 40 an
@@ -10,14 +11,16 @@
 /// The table may have any size: an entry's home bucket is its hash bits scaled to the size
 /// (`bits × size / 2³²`), not masked, so a table reserved for *n* ids holds ⌈4*n*/3⌉ buckets
 /// instead of the next power of two (a million ids: 10.7 MB, not 16). Growth doubles it.
-struct IDSlotTable {
+package struct IDSlotTable {
   /// Per bucket: the low 32 bits of the id's hash in the high word, the slot in the low word;
   /// ``empty`` when free. Empty, or at least 16 buckets.
   private var buckets: [UInt64] = []
   /// The number of ids held.
-  private(set) var count = 0
+  package private(set) var count = 0
 
   static let empty = UInt64.max
+
+  package init() {}
 
   var isEmpty: Bool { count == 0 }
 
@@ -75,14 +78,14 @@ struct IDSlotTable {
   }
 
   /// The slot of `id`, if held.
-  func slot(of id: String, keyOf: (Int32) -> String) -> Int32? {
+  package func slot(of id: String, keyOf: (Int32) -> String) -> Int32? {
     bucket(of: id, keyOf: keyOf).map { Self.slot(of: buckets[$0]) }
   }
 
   /// Files `id` under `slot`.
   ///
   /// - Precondition: `id` is not held.
-  mutating func insert(_ id: String, slot: Int32) {
+  package mutating func insert(_ id: String, slot: Int32) {
     if (count + 1) * 4 > buckets.count * 3 { rehash(capacity: max(16, buckets.count * 2)) }
     place(Self.entry(Self.hashBits(id), slot))
     count += 1
@@ -90,7 +93,7 @@ struct IDSlotTable {
 
   /// The slot of `id` if held, else files it under `next` and returns `next`: one hash either
   /// way (for names seen once per fix).
-  mutating func slot(interning id: String, next: Int32, keyOf: (Int32) -> String) -> Int32 {
+  package mutating func slot(interning id: String, next: Int32, keyOf: (Int32) -> String) -> Int32 {
     if (count + 1) * 4 > buckets.count * 3 { rehash(capacity: max(16, buckets.count * 2)) }
     let bits = Self.hashBits(id)
     let slot = buckets.withUnsafeMutableBufferPointer { buckets -> Int32 in
@@ -159,7 +162,7 @@ struct IDSlotTable {
   /// least 16); a table with fewer buckets than that grows to it or to twice its size, whichever
   /// is more, so that callers reserving one more id at a time (zones added one by one) rehash
   /// only as often as insertion would. Room for no id allocates nothing.
-  mutating func reserveCapacity(_ total: Int) {
+  package mutating func reserveCapacity(_ total: Int) {
     guard total > 0 else { return }
     let needed = max(16, (total * 4 + 2) / 3)
     guard needed > buckets.count else { return }

@@ -1,13 +1,18 @@
 import CMemoryHints
+import FenceEngine
 
-/// The zone drafts of one load, in file order, held in chunks of ``chunkSize`` drafts rather
-/// than in one array.
+/// The zone drafts of one load, in order of first appearance, held in chunks of ``chunkSize``
+/// drafts rather than in one array, with their ids' index.
 ///
 /// A million drafts in one array are one 48 MB allocation, and it lives until the last draft
 /// is read: while the parallel load joins a later part's drafts into the first part's table,
 /// and while the zones are made from the drafts, both that array and what replaces it were
 /// alive. In chunks, ``consume(_:)`` gives each chunk back as soon as its drafts are taken,
 /// so those steps hold about one chunk (768 KiB) beside what they build.
+///
+/// The index (``index(of:)``) is an `IDSlotTable`, which reads the ids back from the drafts: 8
+/// bytes a bucket where a `[String: Int]` took 24 (a copy of the id beside the index), about 40
+/// MB less at a million zones' parse.
 struct DraftList: RandomAccessCollection {
   typealias Draft = ZoneLoading.Draft
 
@@ -18,6 +23,8 @@ struct DraftList: RandomAccessCollection {
   private var chunks: [[Draft]] = []
   /// The number of drafts.
   private(set) var count = 0
+  /// Each draft's index by its id (dropped by ``dropIndex()``).
+  private var ids = IDSlotTable()
   /// Whether chunks after the first are made with room for ``chunkSize`` drafts at once (a
   /// load that expects many zones); a small load's one chunk grows as it fills.
   private var reservesWholeChunks = false
@@ -32,13 +39,52 @@ struct DraftList: RandomAccessCollection {
     _modify { yield &chunks[index >> Self.chunkShift][index & (Self.chunkSize - 1)] }
   }
 
-  /// Expects `drafts` drafts in all: later chunks are made whole, and the chunk table once.
+  /// The id of draft `index`, read in place.
+  @inline(__always)
+  func id(at index: Int) -> String {
+    chunks[index >> Self.chunkShift][index & (Self.chunkSize - 1)].id
+  }
+
+  /// Expects `drafts` drafts in all: later chunks are made whole, the chunk table and the
+  /// index once.
   mutating func reserveCapacity(_ drafts: Int) {
     chunks.reserveCapacity((drafts + Self.chunkSize - 1) >> Self.chunkShift)
     reservesWholeChunks = drafts > Self.chunkSize
+    ids.reserveCapacity(drafts)
   }
 
+  /// The index of the draft of zone `id`, if any.
+  func index(of id: String) -> Int? {
+    ids.slot(of: id) { self.id(at: Int($0)) }.map(Int.init)
+  }
+
+  /// The index of the draft of zone `id`, made empty at the end when there is none (one hash
+  /// either way).
+  mutating func interning(_ id: String) -> Int {
+    let next = count
+    // The table is taken out while it reads the drafts' ids (no copy: the property is left
+    // empty meanwhile).
+    var table = IDSlotTable()
+    swap(&table, &ids)
+    let found = table.slot(interning: id, next: Int32(truncatingIfNeeded: next)) { self.id(at: Int($0)) }
+    swap(&table, &ids)
+    if Int(found) == next { appendChunked(Draft(id: id)) }
+    return Int(found)
+  }
+
+  /// Adds `draft` at the end.
+  ///
+  /// - Precondition: no draft has its id.
   mutating func append(_ draft: Draft) {
+    ids.insert(draft.id, slot: Int32(truncatingIfNeeded: count))
+    appendChunked(draft)
+  }
+
+  /// Drops the index (nothing looks drafts up after the top-level `zones` member): at a million
+  /// zones it is 10.7 MB.
+  mutating func dropIndex() { ids = IDSlotTable() }
+
+  private mutating func appendChunked(_ draft: Draft) {
     if count & (Self.chunkSize - 1) == 0 {
       var chunk: [Draft] = []
       if reservesWholeChunks { chunk.reserveCapacity(Self.chunkSize) }
@@ -58,6 +104,7 @@ struct DraftList: RandomAccessCollection {
     var taken = chunks
     chunks = []
     count = 0
+    ids = IDSlotTable()
     for k in taken.indices {
       let chunk = taken[k]
       taken[k] = []

@@ -123,7 +123,7 @@ extension ZoneLoading {
       // The id's owner, if any: in the table, or the zone of that id claiming it (see
       // `fenceOwners`).
       var owner = fenceOwners[fenceID]
-      let ownZone = fenceID == zoneID ? zone : draftIndex[fenceID]
+      let ownZone = fenceID == zoneID ? zone : drafts.index(of: fenceID)
       if owner == nil, let ownZone, drafts[ownZone].selfFeature >= 0 {
         owner = drafts[ownZone].selfFeature
       }

@@ -39,7 +39,6 @@ extension ZoneLoading {
     guard partCount > 1 else { return false }
     var template = self
     template.drafts = DraftList()
-    template.draftIndex = [:]
     template.fenceOwners = [:]
     template.geos = nil
     nonisolated(unsafe) let start = template
@@ -93,20 +92,19 @@ extension ZoneLoading {
       // in an earlier part's table or claimed by the same zone's earlier draft (`joinDrafts`).
       for id in loading.fenceOwners.keys {
         for owners in earlierOwners where owners[id] != nil { return false }
-        if let zone = joined.draftIndex[id], joined.drafts[zone].selfFeature >= 0 { return false }
+        if let zone = joined.drafts.index(of: id), joined.drafts[zone].selfFeature >= 0 { return false }
       }
       for draft in loading.drafts where draft.selfFeature >= 0 {
         for owners in earlierOwners where owners[draft.id] != nil { return false }
       }
       if part < partCount - 1 { earlierOwners.append(loading.fenceOwners) }
       loading.fenceOwners = [:]
-      // The join looks the part's zones up in the joined table only: the part's own id table
-      // (about 25 MB for half a million zones) goes before the joined tables grow.
-      loading.draftIndex = [:]
+      // The join looks the part's zones up in the joined index only: the part's own index
+      // goes before the joined tables grow.
+      loading.drafts.dropIndex()
       guard (try? joined.joinDrafts(&loading.drafts)) != nil else { return false }
     }
     swap(&drafts, &joined.drafts)
-    draftIndex = joined.draftIndex
     fenceOwners = [:]
     return true
   }
@@ -119,12 +117,9 @@ extension ZoneLoading {
   ///   words the conflict).
   private mutating func joinDrafts(_ later: inout DraftList) throws {
     let conflict = ZoneLoadError(file: file, message: "parts of the file conflict")
-    draftIndex.reserveCapacity(draftIndex.count + later.count)
+    drafts.reserveCapacity(drafts.count + later.count)
     try later.consume { draft in
-      // One hash: the zone's index, or the next one, stored now, when it is new.
-      let next = drafts.count
-      let index = draftIndex.interned(draft.id, next: next)
-      guard index != next else {
+      guard let index = drafts.index(of: draft.id) else {
         drafts.append(draft)
         return
       }

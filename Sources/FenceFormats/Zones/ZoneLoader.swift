@@ -204,8 +204,8 @@ struct ZoneLoading {
   var tape: JSONTape
   let file: String?
   let options: ZoneLoadOptions
+  /// The zones' drafts, with their ids' index.
   var drafts = DraftList()
-  var draftIndex: [String: Int] = [:]
   /// Fence and GEOLINE ids seen, with the index of the feature that defined each (20 bytes a
   /// bucket: with the feature's id beside it, 40, which at a million fences was about 40 MB more
   /// at the parse's peak). The defining feature's id is read again from the document when a
@@ -311,7 +311,6 @@ struct ZoneLoading {
   /// Room for `zones` zones and `fences` fence and GEOLINE ids.
   mutating func reserveCapacity(zones: Int, fences: Int) {
     drafts.reserveCapacity(zones)
-    draftIndex.reserveCapacity(zones)
     fenceOwners.reserveCapacity(fences)
   }
 
@@ -325,7 +324,7 @@ struct ZoneLoading {
     if let zonesNode = tape.member(0, "zones") {
       try loadZonesMember(zonesNode)
     }
-    draftIndex = [:]
+    drafts.dropIndex()
     // Each chunk of drafts goes once its zones are made (``DraftList/consume(_:)``).
     var zones: [Zone] = []
     zones.reserveCapacity(drafts.count)
@@ -337,12 +336,8 @@ struct ZoneLoading {
 
   // MARK: Drafts
 
-  mutating func draft(_ id: String) -> Int {
-    if let index = draftIndex[id] { return index }
-    drafts.append(Draft(id: id))
-    draftIndex[id] = drafts.count - 1
-    return drafts.count - 1
-  }
+  /// The index of zone `id`'s draft, made empty when it is new.
+  mutating func draft(_ id: String) -> Int { drafts.interning(id) }
 
   /// Records a zone setting; a different value already set is a conflict naming both sources.
   mutating func set(
@@ -453,7 +448,7 @@ struct ZoneLoading {
       func fail(_ property: String?, _ message: String) -> ZoneLoadError {
         ZoneLoadError(file: file, zone: zoneID, property: property, message: message)
       }
-      guard let zone = draftIndex[zoneID] else {
+      guard let zone = drafts.index(of: zoneID) else {
         throw fail(nil, "no feature belongs to this zone (set properties.zone of its features to \(quoted(zoneID)))")
       }
       guard tape.kind(settingsNode) == .object else {
