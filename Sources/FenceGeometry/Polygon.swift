@@ -54,7 +54,7 @@ public struct Polygon: Hashable, Sendable {
       guard ring.count >= 2, ring.first == ring.last else {
         throw GeometryError(shape: name, fault: .unclosedRing(ring: index))
       }
-      let distinct = Set(ring).count
+      let distinct = Self.distinctPositions(in: ring)
       guard distinct >= 3 else {
         throw GeometryError(
           shape: name, fault: .tooFewPoints(ring: index, distinct: distinct, required: 3))
@@ -64,6 +64,23 @@ public struct Polygon: Hashable, Sendable {
     let storage = Self.ringStorage(of: exterior, holes: holes, index: index)
     self.storage = storage
     self.index = index
+  }
+
+  /// The number of distinct positions in `ring`, counted up to 3 (all the validation needs):
+  /// a scan that stops at the third distinct position, where a `Set` of the ring hashed every
+  /// vertex (2.1 M in the time zones' file, about 2 % of its load). Positions are distinct as
+  /// `Coordinate`'s `==` says, as a `Set` counts them.
+  static func distinctPositions(in ring: [Coordinate]) -> Int {
+    guard let first = ring.first else { return 0 }
+    var second: Coordinate?
+    for position in ring where position != first {
+      guard let other = second else {
+        second = position
+        continue
+      }
+      if position != other { return 3 }
+    }
+    return second == nil ? 1 : 2
   }
 
   /// How to keep the rings: in the index when it holds the one ring's vertices (stride 2, not

@@ -1,4 +1,4 @@
-import FenceGeometry
+@testable import FenceGeometry
 import Testing
 
 /// Bad input never crashes: each fault is thrown with the shape's name and a sentence.
@@ -47,6 +47,24 @@ import Testing
         _ = try Polygon(exterior: ring([(0, 0), (4, 0), (4, 4), (0, 4)]), holes: [[]])
       } == "polygon: ring 1 has 0 distinct points; at least 3 are required")
     #expect(message { _ = try MultiPolygon([], name: "zone-c") } == "zone-c: empty geometry")
+  }
+
+  /// The validation's count of distinct positions (up to three) is a `Set`'s count capped at 3,
+  /// `-0.0` and `0.0` one position as for the `Set`; a ring of one repeated position has 1.
+  @Test func distinctPositionsAreCountedAsASetCountsThem() {
+    let rings: [[Coordinate]] = [
+      [],
+      [lonLat(0, 0)],
+      [lonLat(0, 0), lonLat(0, 0), lonLat(0, 0)],
+      [lonLat(0, 0), lonLat(-0.0, -0.0), lonLat(0, 0)],
+      [lonLat(0, 0), lonLat(1, 0), lonLat(0, 0), lonLat(1, 0), lonLat(0, 0)],
+      [lonLat(0, 0), lonLat(0, 0), lonLat(1, 0), lonLat(1, 0), lonLat(1, 1), lonLat(0, 0)],
+      [lonLat(0, 0), lonLat(1, 0), lonLat(1, 1), lonLat(2, 2), lonLat(0, 0)],
+      [lonLat(5, 5), lonLat(5, 5), lonLat(-0.0, 5), lonLat(0, 5), lonLat(5, 5)],
+    ]
+    let counts = rings.map { Polygon.distinctPositions(in: $0) }
+    #expect(counts == [0, 1, 1, 1, 2, 3, 3, 2])
+    #expect(counts == rings.map { min(3, Set($0).count) })
   }
 
   @Test func polylines() {
