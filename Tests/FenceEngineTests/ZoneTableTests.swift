@@ -72,7 +72,29 @@ import Testing
       // -0.0 stays -0.0.
       #expect(back.rules.minimumRetriggerTime.bitPattern == zone.rules.minimumRetriggerTime.bitPattern)
     }
-    #expect(MemoryLayout<CompiledZone?>.stride == 40)
+    #expect(MemoryLayout<CompiledZone?>.stride == 32)
+  }
+
+  /// The zone table holds a zone's custom data itself, or inside its rare parts when the zone
+  /// has some (here `exitOnRemove`, a name): either way the zone and its events give it back.
+  @Test func customDataComesBackWithAndWithoutRareParts() throws {
+    let data: JSONObject = ["berth": .number(7), "operator": .string("NYC Ferry")]
+    var named = try circleZone("named", north: 900, customData: data)
+    named.name = "Pier 11"
+    let zones = [
+      try circleZone("plain", customData: data),
+      try circleZone("removable", north: 1_800, rules: ZoneRules(exitOnRemove: true), customData: data),
+      named,
+      try circleZone("bare", north: 2_700),
+    ]
+    var evaluator = try ZoneEvaluator(zones: zones)
+    for zone in zones { #expect(evaluator.zone(id: zone.id) == zone, "\(zone.id)") }
+    var events: [ZoneEvent] = []
+    for (k, north) in [0.0, 1_800, 900, 2_700].enumerated() {
+      evaluator.process(fix(Double(k), north: north, device: "d\(k)"), into: &events)
+    }
+    #expect(events.map(\.zone) == ["plain", "removable", "named", "bare"])
+    #expect(events.map(\.customData) == [data, data, data, [:]])
   }
 
   /// A zone's slots: one without an array; several with the fence count at the array's head,

@@ -6,24 +6,37 @@ import FenceGeometry
 ///
 /// Its fences are in the element tables (``ZoneEvaluator/fence(at:)``) and its rules but
 /// `exitOnRemove` and the rules v2 box in its ``ZoneCore``: the public value is made again from
-/// them (``ZoneEvaluator/fullZone(_:slot:)``, ``ZoneEvaluator/rules(of:slot:)``). 40 bytes
-/// with the optional (48 when `exitOnRemove` was a field of its own, 64 when the name box and
-/// the rules v2 box took 8 bytes each, and 104 for a whole `Zone` and the slots).
+/// them (``ZoneEvaluator/fullZone(_:slot:)``, ``ZoneEvaluator/rules(of:slot:)``). 32 bytes
+/// with the optional: the id, one reference that is the custom data or the rare parts, and the
+/// slots (40 when the custom data and the rare parts took 8 bytes each, 48 when `exitOnRemove`
+/// was a field of its own, 64 when the name box and the rules v2 box took 8 bytes each, and 104
+/// for a whole `Zone` and the slots).
 struct CompiledZone {
   var id: String
-  var customData: JSONObject
-  /// The name, description and GEOLINEs, the rules v2 values and `exitOnRemove`, in one
-  /// reference that is `nil` when the zone has none of them (most zones).
-  private var rare: RareParts?
+  /// The custom data, or (for a zone with a name, description, GEOLINEs, rules v2 values or
+  /// `exitOnRemove`: few zones) the rare parts that hold it beside those.
+  private var payload: Payload
   var slots: ElementSlots
 
-  /// A zone's values that most zones do not have, each shared with the zone as added.
+  /// One reference either way (8 bytes: the enum's tag lives in the reference's spare bits).
+  private enum Payload {
+    case customData(JSONObject)
+    case rare(RareParts)
+  }
+
+  /// A zone's values that most zones do not have, each shared with the zone as added, and its
+  /// custom data.
   final class RareParts: Sendable {
+    let customData: JSONObject
     let extras: Zone.Extras?
     let rulesV2: ZoneRules.Extensions?
     let exitOnRemove: Bool
 
-    init(extras: Zone.Extras?, rulesV2: ZoneRules.Extensions?, exitOnRemove: Bool) {
+    init(
+      customData: JSONObject, extras: Zone.Extras?, rulesV2: ZoneRules.Extensions?,
+      exitOnRemove: Bool
+    ) {
+      self.customData = customData
       self.extras = extras
       self.rulesV2 = rulesV2
       self.exitOnRemove = exitOnRemove
@@ -32,12 +45,29 @@ struct CompiledZone {
 
   init(_ zone: Zone, slots: ElementSlots) {
     id = zone.id
-    customData = zone.customData
     if zone.extras != nil || zone.rules.extensions != nil || zone.rules.exitOnRemove {
-      rare = RareParts(
-        extras: zone.extras, rulesV2: zone.rules.extensions, exitOnRemove: zone.rules.exitOnRemove)
+      payload = .rare(
+        RareParts(
+          customData: zone.customData, extras: zone.extras, rulesV2: zone.rules.extensions,
+          exitOnRemove: zone.rules.exitOnRemove))
+    } else {
+      payload = .customData(zone.customData)
     }
     self.slots = slots
+  }
+
+  /// The zone's custom data, as added.
+  var customData: JSONObject {
+    switch payload {
+    case .customData(let data): data
+    case .rare(let rare): rare.customData
+    }
+  }
+
+  /// The rare parts, or `nil` for a zone without any.
+  private var rare: RareParts? {
+    if case .rare(let rare) = payload { return rare }
+    return nil
   }
 
   /// The rules v2 `exitOnRemove` (kept in the rare parts: a field of its own took the zone
@@ -51,6 +81,10 @@ struct CompiledZone {
 
   /// The zone's GEOLINEs as added.
   var geolines: [Geoline] { extras?.geolines ?? [] }
+
+  /// The bytes of an entry that an event reads from the table: the id and the payload (an
+  /// optional's payload comes first), for the batch loop's prefetch.
+  static var eventBytes: Int { MemoryLayout<CompiledZone>.offset(of: \.payload)! + MemoryLayout<Payload>.size }
 }
 
 /// A zone's element slots, its fences' (in the zone's order) then its GEOLINEs', held without

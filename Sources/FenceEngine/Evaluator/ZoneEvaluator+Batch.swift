@@ -250,9 +250,7 @@ extension ZoneEvaluator {
 
   /// The bytes of a zone table entry up to the end of the zone's custom data (an optional's
   /// payload comes first).
-  private static var zoneEventBytes: Int {
-    MemoryLayout<CompiledZone>.offset(of: \.customData)! + MemoryLayout<JSONObject>.size
-  }
+  private static var zoneEventBytes: Int { CompiledZone.eventBytes }
 
   /// The bytes of an element core a fix reads for a circle: all but the radius or polygon test
   /// at the end.
