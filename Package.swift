@@ -129,6 +129,9 @@ let package = Package(
       dependencies: [
         "FenceStore", "FenceStorePostgres", "FenceEngine", "FenceFormats", "FenceTesting",
         "FenceTestSupport",
+        // PostgresFailedQueryTests drives the store's connections directly.
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
       ]),
     /// The Swift samples of README.md, Docs/ and the DocC catalogs (Scripts/check-doc-samples
     /// checks that each has its copy here); Manifests/ holds manifest samples, not compiled.

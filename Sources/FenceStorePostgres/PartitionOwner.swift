@@ -502,15 +502,21 @@ public final class PartitionOwner: Sendable {
       let connection = try PostgresStorage.connect(leases.settings, logger: logger)
       let wakeup = self.wakeup
       let context = connection.addListener(channel: "fk_inbox") { _, _ in wakeup.signal() }
-      _ = try connection.query("LISTEN fk_inbox", logger: logger).wait()
+      do {
+        _ = try PostgresSession.wait(
+          connection.query("LISTEN fk_inbox", logger: logger), timeout: .seconds(10))
+      } catch {
+        context.stop()
+        PostgresSession.discard(connection)
+        throw error
+      }
       let previous = listener.withLock { listener in
         defer { listener = (connection, context) }
         return listener
       }
       if let previous {
         previous.context.stop()
-        let closing: EventLoopFuture<Void> = previous.connection.close()
-        closing.whenComplete { _ in }
+        PostgresSession.discard(previous.connection)
       }
     } catch {
       logger.warning("cannot listen to inbox notifications (polling only)", metadata: ["error": "\(error)"])
@@ -523,7 +529,6 @@ public final class PartitionOwner: Sendable {
       return listener
     }) else { return }
     current.context.stop()
-    let closing: EventLoopFuture<Void> = current.connection.close()
-    try? closing.wait()
+    _ = try? PostgresSession.wait(PostgresSession.discard(current.connection), timeout: .seconds(10))
   }
 }

@@ -71,8 +71,7 @@ public final class PostgresConnections: Sendable {
       return result
     } catch {
       // A connection that failed may be broken: it is not kept.
-      let closing: EventLoopFuture<Void> = connection.close()
-      closing.whenComplete { _ in }
+      PostgresSession.discard(connection)
       throw error
     }
   }
@@ -95,8 +94,7 @@ public final class PostgresConnections: Sendable {
       return readers
     }
     for connection in readers {
-      let closing: EventLoopFuture<Void> = connection.close()
-      try? closing.wait()
+      _ = try? PostgresSession.wait(PostgresSession.discard(connection), timeout: .seconds(10))
     }
   }
 }

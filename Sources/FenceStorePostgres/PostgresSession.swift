@@ -53,12 +53,12 @@ final class PostgresSession: Sendable {
       guard let current = connection else { throw StoreError.closed }
       let isStalled = stalled.withLock { $0.remove(ObjectIdentifier(current)) != nil }
       if current.isClosed || isStalled {
+        if !current.isClosed { Self.discard(current) }
         let opened = try PostgresStorage.connect(settings, logger: logger)
         do {
           try Self.runSetup(setup, on: opened, purpose: purpose, logger: logger)
         } catch {
-          let closing: EventLoopFuture<Void> = opened.close()
-          closing.whenComplete { _ in }
+          Self.discard(opened)
           throw error
         }
         connection = opened
@@ -92,8 +92,7 @@ final class PostgresSession: Sendable {
       return try Self.wait(connection.query(query, logger: logger), timeout: queryTimeout)
     } catch let timeout as QueryTimeout {
       stalled.withLock { _ = $0.insert(ObjectIdentifier(connection)) }
-      let closing: EventLoopFuture<Void> = connection.close()
-      closing.whenComplete { _ in }
+      Self.discard(connection)
       throw StoreError.storageFailed("PostgreSQL \(purpose): \(timeout)")
     } catch {
       throw StoreError.storageFailed("PostgreSQL \(purpose): \(describe(error))")
@@ -103,7 +102,11 @@ final class PostgresSession: Sendable {
   /// No answer within the time.
   struct QueryTimeout: Error, CustomStringConvertible {
     var timeout: TimeAmount
-    var description: String { "no answer from the server within \(timeout.nanoseconds / 1_000_000_000) s" }
+    var description: String {
+      let seconds = Double(timeout.nanoseconds) / 1e9
+      let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+      return "no answer from the server within \(shown) s"
+    }
   }
 
   /// Waits for `future`, at most `timeout`.
@@ -130,8 +133,21 @@ final class PostgresSession: Sendable {
       return connection
     }
     if let closing {
-      let future: EventLoopFuture<Void> = closing.close()
-      _ = try? Self.wait(future, timeout: .seconds(10))
+      _ = try? Self.wait(Self.discard(closing), timeout: .seconds(10))
     }
+  }
+
+  /// Closes `connection` without waiting for it, and keeps the connection alive until it has
+  /// closed.
+  ///
+  /// postgres-nio asserts that a connection is closed before it is deinitialized: a connection
+  /// dropped while its close is still under way stops a debug build with SIGILL. That is how
+  /// `fenced` died in the PostgreSQL crash drill, when a read failed on a connection the
+  /// restarted server had ended (decision 0010).
+  @discardableResult
+  static func discard(_ connection: PostgresConnection) -> EventLoopFuture<Void> {
+    let closing: EventLoopFuture<Void> = connection.close()
+    closing.whenComplete { _ in withExtendedLifetime(connection) {} }
+    return closing
   }
 }

@@ -61,8 +61,15 @@ struct ClusterDrillTests {
           daemon.process.isRunning
           ? "running"
           : "ended (\(daemon.process.terminationReason == .uncaughtSignal ? "signal" : "status") \(daemon.process.terminationStatus))"
-        let tail = daemon.standardError.split(separator: "\n", omittingEmptySubsequences: false).suffix(40)
-        return "process \(index) (pid \(daemon.pid), \(state)), its last lines:\n" + tail.joined(separator: "\n")
+        let lines = daemon.standardError.split(separator: "\n", omittingEmptySubsequences: false)
+        // A crash's own lines (an assertion, a fatal error, the backtrace's header) may lie
+        // well before the tail when the backtrace is long.
+        let crash = lines.enumerated().filter { _, line in
+          ["Assertion failed", "Fatal error", "Precondition failed", "crashed:"].contains { line.contains($0) }
+        }.prefix(10).map { "line \($0.offset + 1): \($0.element)" }
+        return "process \(index) (pid \(daemon.pid), \(state))"
+          + (crash.isEmpty ? "" : ", its crash lines:\n" + crash.joined(separator: "\n") + "\n")
+          + ", its last lines:\n" + lines.suffix(40).joined(separator: "\n")
       }.joined(separator: "\n")
     }
   }
