@@ -18,7 +18,7 @@ import FenceGEOS
 /// in spatial order gives.
 extension ZoneEvaluator {
   /// Zones applied between two requests to give freed pages back.
-  static let releaseInterval = 1 << 16
+  static let releaseInterval = 1 << 14
 
   /// Whether `zones` may be applied in their own order: a load of many zones into an evaluator
   /// without zones or free slots (so every zone is new and slots are handed out in sequence),
