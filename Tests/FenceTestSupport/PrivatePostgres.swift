@@ -41,17 +41,21 @@ public final class PrivatePostgres: @unchecked Sendable {
     return text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
   }
 
-  /// Stops it and removes its directory.
+  /// Stops it and removes its directory and the scripts' log beside it.
   public func remove() {
     try? script(["stop", directory])
     try? FileManager.default.removeItem(atPath: directory)
+    try? FileManager.default.removeItem(atPath: scriptLog)
   }
+
+  /// Where ``script(_:)`` writes: beside the directory, which the script makes.
+  private var scriptLog: String { directory + ".script.log" }
 
   /// Runs `Scripts/postgres` with its output in a file, through `posix_spawn` and `waitpid`:
   /// Foundation's `Process` never saw the script end once it had started a server (the server
   /// outlives it), and a pipe would be inherited by the server.
   private func script(_ arguments: [String]) throws {
-    let log = directory + ".script.log"
+    let log = scriptLog
     let argv = ["/bin/bash", repositoryRoot + "/Scripts/postgres"] + arguments
     var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
     defer { for pointer in cArguments { free(pointer) } }
