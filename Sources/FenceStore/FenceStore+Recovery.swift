@@ -26,6 +26,8 @@ extension FenceStore {
   static let configurationKey = "engine-configuration"
   static let formatKey = "store-format"
   static let formatVersion = "1"
+  /// How many times recovery reads on when the log's head moved past the commands it read.
+  static let lateCommitRounds = 3
 
   /// Rebuilds the engine from the latest snapshot and the commands after it, checking every
   /// replayed command's events against the stored ones.
@@ -69,9 +71,23 @@ extension FenceStore {
     }
 
     var events: [ZoneEvent] = []
+    // Rounds of reading the log to its end: a commit may land while it is read (below).
+    var rounds = 0
+    var logEnd: Int64 = 0
     while true {
       let page = try storage.commands(after: state.commandSeq, limit: 64)
-      if page.isEmpty { break }
+      if page.isEmpty {
+        // A log whose head is past what was read got a commit meanwhile: a transaction whose
+        // answer was lost (a timed-out `COMMIT` on PostgreSQL) that the server finished after
+        // this store gave it up and started reloading. Its command is in the log, so it is
+        // replayed like any other; a head that stays ahead of the commands read is damage.
+        logEnd = try storage.head().commandSeq
+        if logEnd > state.commandSeq, rounds < Self.lateCommitRounds {
+          rounds += 1
+          continue
+        }
+        break
+      }
       for record in page {
       guard record.seq == state.commandSeq + 1 else {
         throw StoreError.damaged(
@@ -123,10 +139,9 @@ extension FenceStore {
     }
     // An empty log after a compaction still knows its position from the snapshot; a log with
     // commands but a snapshot past them is damaged.
-    let stored = try storage.head()
-    guard stored.commandSeq == state.commandSeq else {
+    guard logEnd == state.commandSeq else {
       throw StoreError.damaged(
-        "the log ends at command \(stored.commandSeq), recovery reached \(state.commandSeq)")
+        "the log ends at command \(logEnd), recovery reached \(state.commandSeq)")
     }
     report.commandSeq = state.commandSeq
     report.eventSeq = state.eventSeq

@@ -250,6 +250,8 @@ public final class FenceStore: Sendable {
       state.isClosed = true
       throw error
     }
+    // The seq the failed write would have reached (the engine moved on before writing).
+    let attempted = state.commandSeq
     do {
       state = try Self.recover(
         storage: storage, configuration: configuration, eventPartition: options.eventPartition
@@ -258,6 +260,13 @@ public final class FenceStore: Sendable {
       state.isClosed = true
       throw StoreError.storageFailed(
         "\(error); reloading from the storage failed too (\(recoveryError)); the store is closed")
+    }
+    // The reload may have found a commit that landed after its write seemed to fail (recovery
+    // replays it): its events are committed, so readers see them now.
+    head.publish(state.eventSeq)
+    if state.commandSeq >= attempted {
+      throw StoreError.storageFailed(
+        "\(error); yet the write landed (the log holds command \(attempted)): its idempotency key gets its answer, a resend without one applies it again")
     }
     if let error = error as? StoreError, case .storageFailed = error { throw error }
     throw StoreError.storageFailed("\(error)")

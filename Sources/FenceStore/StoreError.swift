@@ -11,7 +11,10 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   /// would give other events.
   case configurationMismatch(stored: String, given: String)
   /// Writing to the storage failed; the command was not applied (the engine was reloaded from
-  /// the storage). Retrying later is safe.
+  /// the storage). Retrying later is safe. One exception, which the reason names ("yet the
+  /// write landed"): a write whose answer was lost (a timed-out `COMMIT` on PostgreSQL) that
+  /// the server finished while the engine reloaded; the command is then in the log, and a
+  /// resend under its idempotency key gets its answer.
   case storageFailed(String)
   /// The command itself is not acceptable (an idempotency key over 200 bytes, zones the log
   /// cannot record); nothing was applied. Resending it unchanged fails again.
@@ -29,7 +32,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "replaying command \(seq) gave other events than the stored ones (a determinism bug): \(detail)"
     case .configurationMismatch(let stored, let given):
       "the store was created with the engine configuration \(stored); this process has \(given). Start with the same options, or use a new data directory"
-    case .storageFailed(let reason): "the storage failed, nothing was applied: \(reason)"
+    case .storageFailed(let reason):
+      reason.contains("yet the write landed")
+        ? "the storage failed: \(reason)" : "the storage failed, nothing was applied: \(reason)"
     case .invalidCommand(let reason): "the command cannot be applied: \(reason)"
     case .closed: "the store is closed"
     case .leaseLost(let partition):

@@ -48,6 +48,98 @@ import Testing
     func close() throws { try base.close() }
   }
 
+  /// The embedded storage, with an append that can fail as a timed-out `COMMIT` does on
+  /// PostgreSQL: the caller gets an error, but the server finishes the transaction later. The
+  /// commit is held and lands at the next `head()` call (the reload's read of the log's end,
+  /// after it read the commands: the window in which it landed in a PostgreSQL crash drill).
+  @available(macOS 15.0, *)  // Mutex and Atomic are macOS 15 API; the package supports macOS 13
+  final class LateCommitStorage: FenceStorage {
+    let base: SQLiteStorage
+    let nextAppendIsLate = Mutex(false)
+    let held = Mutex<CommandCommit?>(nil)
+
+    init(path: String) throws { base = try SQLiteStorage(path: path, durability: .normal) }
+
+    func append(_ commit: CommandCommit) throws {
+      if nextAppendIsLate.withLock({ late in defer { late = false }; return late }) {
+        held.withLock { $0 = commit }
+        throw InjectedFailure()
+      }
+      try base.append(commit)
+    }
+
+    func head() throws -> (commandSeq: Int64, eventSeq: Int64) {
+      if let commit = held.withLock({ held in defer { held = nil }; return held }) {
+        try base.append(commit)
+      }
+      return try base.head()
+    }
+
+    func metadata(_ key: String) throws -> String? { try base.metadata(key) }
+    func setMetadata(_ key: String, _ value: String) throws { try base.setMetadata(key, value) }
+    func answer(forIdempotencyKey key: String) throws -> (commandSeq: Int64, answer: String)? {
+      try base.answer(forIdempotencyKey: key)
+    }
+    func commands(after seq: Int64, limit: Int) throws -> [StoredCommandRecord] {
+      try base.commands(after: seq, limit: limit)
+    }
+    func events(after seq: Int64, limit: Int) throws -> [StoredEvent] {
+      try base.events(after: seq, limit: limit)
+    }
+    func writeSnapshot(_ snapshot: SnapshotRecord) throws { try base.writeSnapshot(snapshot) }
+    func latestSnapshot() throws -> SnapshotRecord? { try base.latestSnapshot() }
+    func cursor(_ name: String) throws -> Int64? { try base.cursor(name) }
+    func setCursor(_ name: String, to seq: Int64) throws { try base.setCursor(name, to: seq) }
+    func cursors() throws -> [String: Int64] { try base.cursors() }
+    func compact(_ plan: CompactionPlan) throws -> CompactionReport { try base.compact(plan) }
+    func close() throws { try base.close() }
+  }
+
+  /// A commit whose answer was lost but which landed while the store reloaded the log is
+  /// replayed, not taken for damage (the store stays open), and its command's resend under
+  /// the same key gets the stored answer: the events are the uninterrupted run's.
+  @available(macOS 15.0, *)  // Mutex and Atomic are macOS 15 API; the package supports macOS 13
+  @Test(arguments: [5, 4, 3, 8])
+  func aCommitThatLandsWhileTheStoreReloadsIsReplayed(late index: Int) async throws {
+    try await offThePool {
+      let commands = Story.commands
+      let reference = try Reference.run(commands)
+      try withTemporaryDirectory("late-commit") { directory in
+        let storage = try LateCommitStorage(path: directory.sub("fence.sqlite"))
+        let store = try FenceStore(
+          storage: storage, options: FenceStore.Options(snapshotEvery: 3))
+        for (position, command) in commands.prefix(index).enumerated() {
+          try store.execute(command, idempotencyKey: "k\(position)")
+        }
+        let before = store.statistics
+
+        storage.nextAppendIsLate.withLock { $0 = true }
+        #expect {
+          try store.execute(commands[index], idempotencyKey: "k\(index)")
+        } throws: { error in
+          guard case StoreError.storageFailed(let message) = error else { return false }
+          return message
+            == "InjectedFailure(); yet the write landed (the log holds command \(index + 1)): its idempotency key gets its answer, a resend without one applies it again"
+        }
+        // The reload found the late commit and replayed it.
+        #expect(store.statistics.commandSeq == before.commandSeq + 1)
+        #expect(store.lastEventSeq == Int64(reference.eventSeq(afterCommands: index + 1)))
+
+        // The resend is answered from the log (the late commit's answer), not applied again.
+        expectAnswer(
+          try store.execute(commands[index], idempotencyKey: "k\(index)"), reference.answers[index],
+          replay: true)
+        for (position, command) in commands.enumerated().dropFirst(index + 1) {
+          expectAnswer(try store.execute(command), reference.answers[position])
+        }
+        let stored = try store.events(after: 0, limit: 100_000)
+        expectGapless(stored)
+        #expect(stored.map(\.line) == reference.lines)
+        try store.close()
+      }
+    }
+  }
+
   /// The positions in ``Story/commands`` whose commit fails: a batch with events, a zone
   /// addition, a clock advance that fires a dwell, the zone set replaced.
   @available(macOS 15.0, *)  // Mutex and Atomic are macOS 15 API; the package supports macOS 13
