@@ -79,6 +79,11 @@ public struct FixTable: RandomAccessCollection, Sendable {
     mutating func reserveCapacity(_ count: Int) {
       if !microseconds.isEmpty { microseconds.reserveCapacity(count) }
     }
+
+    /// Gives back the pages of rows `rows` (``FixTable/releaseRows(before:)``).
+    mutating func releasePages(ofRows rows: Range<Int>) {
+      microseconds.releasePages(of: rows)
+    }
   }
 
   /// One value of every row: as integers of its decimal digits (`value × scale`, 4 bytes) while
@@ -277,6 +282,13 @@ public struct FixTable: RandomAccessCollection, Sendable {
       if !codes.isEmpty { codes.reserveCapacity(count) }
       if !values.isEmpty { values.reserveCapacity(count) }
     }
+
+    /// Gives back the pages of rows `rows` (``FixTable/releaseRows(before:)``).
+    mutating func releasePages(ofRows rows: Range<Int>) {
+      narrowCodes.releasePages(of: rows)
+      codes.releasePages(of: rows)
+      values.releasePages(of: rows)
+    }
   }
 
   private var rows: [Row] = []
@@ -296,6 +308,8 @@ public struct FixTable: RandomAccessCollection, Sendable {
   private var lastDevice: Int32?
   /// The guesses of which device comes next (see ``DeviceSuccession``).
   private var succession = DeviceSuccession()
+  /// The rows before this one were given back to the system (``releaseRows(before:)``).
+  public internal(set) var releasedRowCount = 0
   /// Rows skipped while reading, over all files (see ``issues``).
   public internal(set) var skippedRowCount = 0
   /// The first skipped rows of each file.
@@ -348,6 +362,31 @@ public struct FixTable: RandomAccessCollection, Sendable {
     var names: [String] = []
     swap(&names, &devices)
     return names
+  }
+
+  /// Gives back to the system the memory of the rows before `end`, for a caller that reads the
+  /// table once, front to back, and is done with them: `fencebench run` during its replay, which
+  /// then holds the fixes still to come rather than every fix it read (5 M rows of a million
+  /// devices take about 150 MB).
+  ///
+  /// Whole pages of each column go, up to the last one that holds only rows before `end`
+  /// (a page holding a later row stays); ``releasedRowCount`` becomes `end`. The rows given
+  /// back must not be read again: on Linux they read as zeros (`MADV_DONTNEED`), and debug
+  /// builds stop a ``fix(at:device:)`` of one. Elsewhere nothing is given back. Nothing is
+  /// copied: a table whose columns are shared with a copy copies them first (as any mutation
+  /// does), so give back only the rows of a table nothing else holds.
+  public mutating func releaseRows(before end: Int) {
+    let end = Swift.min(end, rows.count)
+    guard end > releasedRowCount else { return }
+    let released = releasedRowCount..<end
+    rows.releasePages(of: released)
+    times.releasePages(ofRows: released)
+    latitude.releasePages(ofRows: released)
+    longitude.releasePages(ofRows: released)
+    accuracy.releasePages(ofRows: released)
+    speed.releasePages(ofRows: released)
+    course.releasePages(ofRows: released)
+    releasedRowCount = end
   }
 
   /// Drops the tables that only appending uses (the name table, about 40 bytes a device, and
@@ -431,6 +470,7 @@ public struct FixTable: RandomAccessCollection, Sendable {
   /// The fix at `position` with `device` as its device name: for a caller that took the names
   /// (``takeDeviceNames()``) and keeps them elsewhere, such as in the engine.
   public func fix(at position: Int, device: String) -> LocationFix {
+    assert(position >= releasedRowCount, "FixTable: row \(position) was given back")
     let row = rows[position]
     return LocationFix(
       device: device,

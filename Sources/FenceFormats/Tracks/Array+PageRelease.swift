@@ -1,0 +1,35 @@
+import CMemoryHints
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension Array where Element: BitwiseCopyable {
+  /// Gives back to the system the whole pages of this array's storage that hold only elements
+  /// in `elements` and elements before it (those an earlier call gave back): a caller that
+  /// consumes an array from the front gives back its pages as it goes, each page once the
+  /// last element on it is in a released range.
+  ///
+  /// The elements given back must not be read again (they read as zeros on Linux; elsewhere
+  /// nothing is given back). Empty arrays and empty ranges give nothing back.
+  ///
+  /// - Precondition: `elements` lies within the array; the elements before it were given back
+  ///   already or are not to be read again either.
+  mutating func releasePages(of elements: Range<Int>) {
+    guard !elements.isEmpty, !isEmpty else { return }
+    precondition(elements.upperBound <= count, "releasePages: range past the array's end")
+    withUnsafeMutableBufferPointer { buffer in
+      let base = UnsafeRawPointer(buffer.baseAddress!)
+      let stride = MemoryLayout<Element>.stride
+      // From the page start of the range's first element (rounded down: that page's earlier
+      // elements were given back before, or are not read again), but never below the storage.
+      let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+      let first = UInt(bitPattern: base + elements.lowerBound * stride)
+      let from = Swift.max(UInt(bitPattern: base), first & ~UInt(page - 1))
+      _ = fencekit_release_pages(
+        UnsafeRawPointer(bitPattern: from), base + elements.upperBound * stride)
+    }
+  }
+}
