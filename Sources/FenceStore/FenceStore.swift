@@ -266,7 +266,7 @@ public final class FenceStore: Sendable {
     head.publish(state.eventSeq)
     if state.commandSeq >= attempted {
       throw StoreError.storageFailed(
-        "\(error); yet the write landed (the log holds command \(attempted)): its idempotency key gets its answer, a resend without one applies it again")
+        "\(error); \(StoreError.writeLanded) (the log holds command \(attempted)): its idempotency key gets its answer, a resend without one applies it again")
     }
     if let error = error as? StoreError, case .storageFailed = error { throw error }
     throw StoreError.storageFailed("\(error)")

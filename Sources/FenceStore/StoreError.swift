@@ -25,6 +25,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   /// than this store's, see ``PartitionLeases``): nothing was written, and the store closed.
   case leaseLost(partition: Int32)
 
+  /// What a ``storageFailed(_:)`` reason says when the write landed after all (see there).
+  static let writeLanded = "yet the write landed"
+
   public var description: String {
     switch self {
     case .damaged(let reason): "the store is damaged: \(reason)"
@@ -33,7 +36,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case .configurationMismatch(let stored, let given):
       "the store was created with the engine configuration \(stored); this process has \(given). Start with the same options, or use a new data directory"
     case .storageFailed(let reason):
-      reason.contains("yet the write landed")
+      reason.contains(Self.writeLanded)
         ? "the storage failed: \(reason)" : "the storage failed, nothing was applied: \(reason)"
     case .invalidCommand(let reason): "the command cannot be applied: \(reason)"
     case .closed: "the store is closed"

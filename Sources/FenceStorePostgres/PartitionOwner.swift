@@ -529,6 +529,6 @@ public final class PartitionOwner: Sendable {
       return listener
     }) else { return }
     current.context.stop()
-    _ = try? PostgresSession.wait(PostgresSession.discard(current.connection), timeout: .seconds(10))
+    PostgresSession.closeWaiting(current.connection)
   }
 }

@@ -94,7 +94,7 @@ public final class PostgresConnections: Sendable {
       return readers
     }
     for connection in readers {
-      _ = try? PostgresSession.wait(PostgresSession.discard(connection), timeout: .seconds(10))
+      PostgresSession.closeWaiting(connection)
     }
   }
 }

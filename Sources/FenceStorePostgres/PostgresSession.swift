@@ -53,7 +53,6 @@ final class PostgresSession: Sendable {
       guard let current = connection else { throw StoreError.closed }
       let isStalled = stalled.withLock { $0.remove(ObjectIdentifier(current)) != nil }
       if current.isClosed || isStalled {
-        if !current.isClosed { Self.discard(current) }
         let opened = try PostgresStorage.connect(settings, logger: logger)
         do {
           try Self.runSetup(setup, on: opened, purpose: purpose, logger: logger)
@@ -132,9 +131,7 @@ final class PostgresSession: Sendable {
       defer { connection = nil }
       return connection
     }
-    if let closing {
-      _ = try? Self.wait(Self.discard(closing), timeout: .seconds(10))
-    }
+    if let closing { Self.closeWaiting(closing) }
   }
 
   /// Closes `connection` without waiting for it, and keeps the connection alive until it has
@@ -149,5 +146,11 @@ final class PostgresSession: Sendable {
     let closing: EventLoopFuture<Void> = connection.close()
     closing.whenComplete { _ in withExtendedLifetime(connection) {} }
     return closing
+  }
+
+  /// ``discard(_:)``, then waits for the close, at most 10 s (a silent server does not hold a
+  /// caller that is shutting down).
+  static func closeWaiting(_ connection: PostgresConnection) {
+    _ = try? wait(discard(connection), timeout: .seconds(10))
   }
 }

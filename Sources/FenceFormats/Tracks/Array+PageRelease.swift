@@ -6,6 +6,9 @@ import CMemoryHints
   import Darwin
 #endif
 
+/// The system's page size, asked once.
+private let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+
 extension Array where Element: BitwiseCopyable {
   /// Gives back to the system the whole pages of this array's storage that hold only elements
   /// in `elements` and elements before it (those an earlier call gave back): a caller that
@@ -25,9 +28,8 @@ extension Array where Element: BitwiseCopyable {
       let stride = MemoryLayout<Element>.stride
       // From the page start of the range's first element (rounded down: that page's earlier
       // elements were given back before, or are not read again), but never below the storage.
-      let page = Int(sysconf(Int32(_SC_PAGESIZE)))
       let first = UInt(bitPattern: base + elements.lowerBound * stride)
-      let from = Swift.max(UInt(bitPattern: base), first & ~UInt(page - 1))
+      let from = Swift.max(UInt(bitPattern: base), first & ~UInt(pageSize - 1))
       _ = fencekit_release_pages(
         UnsafeRawPointer(bitPattern: from), base + elements.upperBound * stride)
     }
