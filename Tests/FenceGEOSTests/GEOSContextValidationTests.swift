@@ -180,6 +180,102 @@ struct ValidityCase: CustomTestStringConvertible, Sendable {
     #expect(Set(repaired.polygons[0].rings[1]) == Set(square.polygons[0].rings[1]))
   }
 
+  // MARK: - Repair part by part
+
+  /// `repair` and MakeValid over the whole give the same area (GEOS's own equality).
+  static func expectSameArea(
+    _ repaired: MultiPolygon, _ whole: MultiPolygon, context: GEOSContext
+  ) throws {
+    #expect(
+      try GEOSGeometry(repaired, context: context).isTopologicallyEqual(
+        to: GEOSGeometry(whole, context: context)))
+  }
+
+  @Test func repairingOnlyTheInvalidPartKeepsTheOthersAsTheyAre() throws {
+    let context = try GEOSContext()
+    let square = "((5 5, 6 5, 6 6, 5 6, 5 5))"
+    let holed = "((10 0, 20 0, 20 10, 10 10, 10 0), (12 2, 12 4, 14 4, 12 2))"
+    let parts = try shape(
+      "MULTIPOLYGON (\(square), ((0 0, 1 1, 1 0, 0 1, 0 0)), \(holed))", context: context)
+    let repaired = try context.repair(parts, name: "fence-7")
+    // The square, the bowtie's two triangles in its place, then the holed square.
+    #expect(repaired.polygons.count == 4)
+    #expect(repaired.polygons[0] == parts.polygons[0])
+    #expect(repaired.polygons[3] == parts.polygons[2])
+    #expect(
+      try GEOSGeometry(MultiPolygon(Array(repaired.polygons[1...2])), context: context).wkt()
+        == "MULTIPOLYGON (((0 1, 0.5 0.5, 0 0, 0 1)), ((1 0, 0.5 0.5, 1 1, 1 0)))")
+    try context.validate(repaired, name: "fence-7")
+    try Self.expectSameArea(repaired, try context.makeValid(parts, name: "fence-7"), context: context)
+  }
+
+  @Test func aPartWhoseRepairReachesAnotherIsRepairedOverTheWhole() throws {
+    let context = try GEOSContext()
+    // The bowtie's right triangle overlaps the square: only MakeValid over the whole decides.
+    let parts = try shape(
+      "MULTIPOLYGON (((0 0, 1 1, 1 0, 0 1, 0 0)), ((0.8 0.2, 2 0.2, 2 0.8, 0.8 0.8, 0.8 0.2)))",
+      context: context)
+    #expect(try context.repair(parts, name: "fence-7") == context.makeValid(parts, name: "fence-7"))
+  }
+
+  @Test func overlappingValidPartsBesideAnInvalidOneAreRepairedOverTheWhole() throws {
+    let context = try GEOSContext()
+    let parts = try shape(
+      "MULTIPOLYGON (((10 0, 12 0, 12 2, 10 2, 10 0)), ((11 1, 13 1, 13 3, 11 3, 11 1)),"
+        + " ((0 0, 1 1, 1 0, 0 1, 0 0)))",
+      context: context)
+    #expect(try context.repair(parts, name: "fence-7") == context.makeValid(parts, name: "fence-7"))
+  }
+
+  @Test func aPartThatLeavesNoAreaIsDroppedAsOverTheWhole() throws {
+    let context = try GEOSContext()
+    let parts = try shape(
+      "MULTIPOLYGON (((5 5, 6 5, 6 6, 5 6, 5 5)), \(Self.collinearRing.dropFirst("POLYGON ".count)))",
+      context: context)
+    let repaired = try context.repair(parts, name: "fence-7")
+    #expect(repaired.polygons == [parts.polygons[0]])
+    try Self.expectSameArea(repaired, try context.makeValid(parts, name: "fence-7"), context: context)
+  }
+
+  @Test func aSinglePolygonIsRepairedAsMakeValidRepairsIt() throws {
+    let context = try GEOSContext()
+    let bowtie = try shape(Self.bowtie, context: context)
+    #expect(try context.repair(bowtie, name: "bowtie") == context.makeValid(bowtie, name: "bowtie"))
+    let sliver = try shape(Self.collinearRing, context: context)
+    #expect(throws: GeometryError(shape: "sliver", fault: .empty)) {
+      try context.repair(sliver, name: "sliver")
+    }
+  }
+
+  @Test func theRealSelfIntersectionInTzWorldIsRepairedToMakeValidsArea() throws {
+    let context = try GEOSContext()
+    let magadan = try #require(
+      PolygonFixtures.read(
+        path: fixturePath("polygons/tz-world-magadan-invalid.geojson"), nameProperty: "tzid"
+      ).first)
+    let repaired = try context.repair(magadan.shape, name: magadan.name)
+    try context.validate(repaired, name: magadan.name)
+    try Self.expectSameArea(
+      repaired, try context.makeValid(magadan.shape, name: magadan.name), context: context)
+  }
+
+  /// Queens: 18 parts, part 17's ring crosses itself; the others are kept as they are, and the
+  /// area is MakeValid's over the whole borough.
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: sharedDataPath("fences"))))
+  func theBoroughsAreRepairedToMakeValidsArea() throws {
+    let context = try GEOSContext()
+    let boroughs = try PolygonFixtures.read(
+      path: sharedDataPath("fences/nyc-boroughs.geojson"), nameProperty: "name")
+    let queens = try #require(boroughs.first { $0.name.hasSuffix("Queens") })
+    #expect(queens.shape.polygons.count == 18)
+    let repaired = try context.repair(queens.shape, name: queens.name)
+    try context.validate(repaired, name: queens.name)
+    let kept = repaired.polygons.filter { queens.shape.polygons.contains($0) }
+    #expect(kept.count == 17)
+    try Self.expectSameArea(
+      repaired, try context.makeValid(queens.shape, name: queens.name), context: context)
+  }
+
   @Test func repairAcrossTheAntimeridianComesBackInRange() throws {
     let context = try GEOSContext()
     // A bowtie whose crossing lies on the antimeridian.

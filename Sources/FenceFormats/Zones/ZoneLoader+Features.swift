@@ -228,7 +228,7 @@ extension ZoneLoading {
       }
     }
     do {
-      return try geos.makeValid(area, name: id)
+      return try geos.repair(area, name: id)
     } catch {
       throw fail("could not be repaired: " + ShapeReader.message(error, fenceID: id))
     }
