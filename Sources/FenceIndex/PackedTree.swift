@@ -22,8 +22,14 @@ struct PackedTree: Sendable {
   /// for `l >= 1` is an end in the internal node arrays. Empty when the tree is.
   @usableFromInline private(set) var levelEnds: ContiguousArray<Int>
   /// `(id, slot)` pairs sorted by id then slot: the id (sign bit flipped) in the high 32 bits,
-  /// the entry index in the low 32 bits. Finds an item's entries in O(log *n*).
+  /// the entry index in the low 32 bits. Finds an item's entries in O(log *n*). Empty when
+  /// ``idsAreSlots``.
   private(set) var idOrder: ContiguousArray<UInt64>
+  /// Whether entry `s` has id `s` for every `s`, and none is a part of an item that crosses the
+  /// antimeridian: an item's entry is then found without ``idOrder`` (8 bytes an entry). So it
+  /// is when the ids' order is the curve order, as for the evaluator's element slots, which a
+  /// large load gives in the curve order of its zones' boxes.
+  @usableFromInline private(set) var idsAreSlots = false
   /// Entries marked removed.
   private(set) var removedCount = 0
   /// The children of each node as one *group* of ``lanes`` boxes in `Float`, rounded outward:
@@ -121,13 +127,23 @@ struct PackedTree: Sendable {
       }
     }
 
-    // The id index.
-    var order = ContiguousArray<UInt64>(repeating: 0, count: n)
-    for slot in 0..<n {
-      order[slot] = Self.idKey(entries.ids[slot]) << 32 | UInt64(slot)
+    // The id index, unless every entry's id is its slot.
+    idsAreSlots = entries.ids.withUnsafeBufferPointer { ids in
+      entries.flags.withUnsafeBufferPointer { flags in
+        for slot in 0..<n where ids[slot] != Int32(slot) || !flags[slot].isDisjoint(with: .crossingPart) {
+          return false
+        }
+        return true
+      }
     }
-    sortByHighWord(&order)
-    idOrder = order
+    if !idsAreSlots {
+      var order = ContiguousArray<UInt64>(repeating: 0, count: n)
+      for slot in 0..<n {
+        order[slot] = Self.idKey(entries.ids[slot]) << 32 | UInt64(slot)
+      }
+      sortByHighWord(&order)
+      idOrder = order
+    }
 
     if packingLanes { packLanes() }
     occupancy = entries.boxes.withUnsafeBufferPointer { OccupancyGrid(boxes: $0, count: n) }
@@ -187,6 +203,7 @@ struct PackedTree: Sendable {
 
   /// The entries holding `id`, removed ones included, in slot order: none, one, or two.
   func slots(of id: Int32) -> (Int, Int?)? {
+    if idsAreSlots { return id >= 0 && Int(id) < entries.count ? (Int(id), nil) : nil }
     let key = Self.idKey(id) << 32
     var low = 0
     var high = idOrder.count

@@ -11,7 +11,8 @@
 ///   (``RTree`` keeps them in a packed tree of their own). When more than a quarter would be,
 ///   there is no grid.
 /// - Each listing is the entry's id and its box quantized to 1/255 of the cell (8 bytes),
-///   beside its slot in the tree (4 bytes, read only for points near an edge).
+///   beside its slot in the tree (4 bytes, read only for points near an edge), unless every
+///   entry's id is its slot (``PackedTree/idsAreSlots``): the id then tells the slot.
 ///
 /// Coordinates become *fine units*, 255 per cell, by one expression for boxes and points alike,
 /// `Int((v - low) * scale)`: it is monotone, so a point in a box has fine units between the
@@ -34,7 +35,7 @@ struct PointGrid: Sendable {
   /// Per listing: the quantized box in the low 32 bits (west, south, east, north, a byte each
   /// from the lowest), the entry's id in the high 32.
   @usableFromInline private(set) var listings: ContiguousArray<UInt64>
-  /// Per listing: the entry's slot in the tree.
+  /// Per listing: the entry's slot in the tree; empty when each entry's slot is its id.
   @usableFromInline let slots: ContiguousArray<Int32>
 
   /// Fewest entries for a grid: below, the walk of the tree is short and stays in cache.
@@ -47,6 +48,12 @@ struct PointGrid: Sendable {
   /// `v` in fine units from `low`: the one expression for boxes and points (monotone in `v`).
   @inlinable @inline(__always)
   static func fine(_ v: Double, from low: Double, scale: Double) -> Double { (v - low) * scale }
+
+  /// The tree slot of listing `k`, whose id is `id`.
+  @inlinable @inline(__always)
+  func slot(ofListing k: Int, id: Int32) -> Int {
+    slots.isEmpty ? Int(id) : Int(slots[k])
+  }
 
   /// The point (x, y) in fine units from the grid's corner, or `nil` outside the grid (NaN
   /// included): what a point search and its prefetch both start from.
@@ -63,8 +70,10 @@ struct PointGrid: Sendable {
 
   /// The grid over `entries` (a packed tree's, by slot), with the entries it leaves out (live
   /// entries only, flags kept), or `nil` when there are too few entries or too many wide ones.
+  /// With `slotsAreIDs` (each entry's id is its slot), the listings keep no slots.
   static func build(
-    over entries: EntryList, minimumEntries: Int = defaultMinimumEntries
+    over entries: EntryList, slotsAreIDs: Bool = false,
+    minimumEntries: Int = defaultMinimumEntries
   ) -> (grid: PointGrid, wide: EntryList)? {
     let n = entries.count
     guard n >= max(minimumEntries, 1) else { return nil }
@@ -152,7 +161,7 @@ struct PointGrid: Sendable {
       for cell in 0..<(columns * rows) { starts[cell + 1] += starts[cell] }
       let total = starts[columns * rows]
       var next = starts
-      var slots = ContiguousArray<Int32>(repeating: 0, count: Int(total))
+      var slots = ContiguousArray<Int32>(repeating: 0, count: slotsAreIDs ? 0 : Int(total))
       var listings = ContiguousArray<UInt64>(repeating: emptyBox, count: Int(total))
       // A low side's byte: its fine unit in the cell plus one, or 0 from an earlier cell.
       func low(_ f: Int, cell: Int) -> UInt64 { f < cell * units ? 0 : UInt64(f - cell * units + 1) }
@@ -175,7 +184,7 @@ struct PointGrid: Sendable {
             let cell = row * columns + column
             let k = Int(next[cell])
             next[cell] += 1
-            slots[k] = Int32(i)
+            if !slotsAreIDs { slots[k] = Int32(i) }
             listings[k] = id | west | south << 8 | east << 16 | north << 24
           }
         }
@@ -215,8 +224,9 @@ struct PointGrid: Sendable {
     for row in (Int(y0) / units)...(Int(y1) / units) {
       for column in (Int(x0) / units)...(Int(x1) / units) {
         let cell = row * columns + column
-        for k in Int(starts[cell])..<Int(starts[cell + 1]) where slots[k] == Int32(slot) {
-          listings[k] = Self.emptyBox
+        for k in Int(starts[cell])..<Int(starts[cell + 1]) {
+          let id = Int32(bitPattern: UInt32(truncatingIfNeeded: listings[k] >> 32))
+          if self.slot(ofListing: k, id: id) == slot { listings[k] = Self.emptyBox }
         }
       }
     }
@@ -255,7 +265,7 @@ struct PointGrid: Sendable {
             if west < px && south < py && qx < east && qy < north {
               visit(id)
             } else {
-              let b = boxes + 4 &* Int(slots[k])
+              let b = boxes + 4 &* slot(ofListing: k, id: id)
               if x >= b[0] && y >= b[1] && x <= b[2] && y <= b[3] { visit(id) }
             }
           }

@@ -111,7 +111,17 @@ extension RTree {
     }
 
     // Entries, the id index and crossing pairs.
-    precondition(tree.idOrder.count == n, "\(name): id index has \(tree.idOrder.count) of \(n)")
+    if tree.idsAreSlots {
+      precondition(tree.idOrder.isEmpty, "\(name): an id index beside ids that are slots")
+      for slot in 0..<n {
+        precondition(
+          tree.entries.ids[slot] == Int32(slot)
+            && tree.entries.flags[slot].isDisjoint(with: .crossingPart),
+          "\(name): entry \(slot) is not id \(slot) of a whole item")
+      }
+    } else {
+      precondition(tree.idOrder.count == n, "\(name): id index has \(tree.idOrder.count) of \(n)")
+    }
     var removed = 0
     var liveItems = 0
     var seen = [Bool](repeating: false, count: n)
@@ -224,11 +234,15 @@ extension RTree {
   /// grid (by slot) or live in ``mainWide``, never both; removed entries are listed by neither.
   private func checkGrid(_ grid: PointGrid) {
     var listed = Set<Int32>()
-    for k in grid.slots.indices where grid.listings[k] != PointGrid.emptyBox {
-      listed.insert(grid.slots[k])
+    precondition(
+      main.idsAreSlots ? grid.slots.isEmpty : grid.slots.count == grid.listings.count,
+      "Grid slots kept beside ids that are slots, or not one per listing without")
+    for k in grid.listings.indices where grid.listings[k] != PointGrid.emptyBox {
+      let id = Int32(bitPattern: UInt32(truncatingIfNeeded: grid.listings[k] >> 32))
+      let slot = grid.slot(ofListing: k, id: id)
+      listed.insert(Int32(slot))
       precondition(
-        Int32(bitPattern: UInt32(truncatingIfNeeded: grid.listings[k] >> 32))
-          == main.entries.ids[Int(grid.slots[k])],
+        slot < main.entries.count && id == main.entries.ids[slot],
         "Grid listing \(k) names another id than its slot's")
     }
     // A crossing item's parts are apart: one may be listed, the other wide.

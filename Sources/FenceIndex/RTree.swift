@@ -116,7 +116,8 @@ public struct RTree: Sendable {
     mainGrid = nil
     mainWide = PackedTree(nodeSize: nodeSize)
     gridMain()
-    // Each id is one entry, or two when they are the two parts of one crossing item.
+    // Each id is one entry, or two when they are the two parts of one crossing item (as it is
+    // when every entry's id is its slot).
     let order = main.idOrder
     var run = 0
     while run < order.count {
@@ -291,7 +292,9 @@ public struct RTree: Sendable {
   /// keeps its lanes only without a grid: the grid and ``mainWide`` answer its point searches,
   /// and no other search reads them (a million circles: 16 MB).
   private mutating func gridMain() {
-    if let (grid, wide) = PointGrid.build(over: main.entries, minimumEntries: pointGridMinimum) {
+    if let (grid, wide) = PointGrid.build(
+      over: main.entries, slotsAreIDs: main.idsAreSlots, minimumEntries: pointGridMinimum)
+    {
       mainGrid = grid
       mainWide = PackedTree(packing: consume wide, nodeSize: nodeSize)
       main.dropLanes()

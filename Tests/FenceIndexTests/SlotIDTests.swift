@@ -1,0 +1,68 @@
+import FenceGeometry
+import FenceTestSupport
+import Testing
+
+@testable import FenceIndex
+
+/// An index whose ids are its entries' slots (ids given in the curve order of the boxes, as
+/// the evaluator's element slots of a large load are) keeps no id index and no grid slots, and
+/// answers as a linear scan, before and after removals and inserts.
+@Suite struct SlotIDTests {
+  /// `PointGridTests.fenceBoxes` with ids given in the curve order of their boxes.
+  static func curveOrderedBoxes(count: Int, wide: Int, seed: UInt64) -> [(id: Int32, box: BoundingBox)] {
+    let items = PointGridTests.fenceBoxes(count: count, wide: wide, seed: seed)
+    let order = HilbertCurve.order(of: items.map(\.box))
+    return order.enumerated().map { rank, index in (Int32(rank), items[index].box) }
+  }
+
+  @Test func idsInCurveOrderNeedNoIDIndexAndAnswerAsAScan() {
+    let items = Self.curveOrderedBoxes(count: 4_500, wide: 100, seed: 41)
+    var tree = RTree(items)
+    tree.checkInvariants()
+    #expect(tree.main.idsAreSlots)
+    #expect(tree.main.idOrder.isEmpty)
+    #expect(tree.answersPointsFromGrid)
+    #expect(tree.mainGrid?.slots.isEmpty == true)
+    var oracle = BruteForceIndex()
+    for (id, box) in items { oracle.insert(id: id, box: box) }
+    let points = PointGridTests.probes(items, seed: 42)
+    #expect(PointGridTests.mismatches(tree, oracle, points) == 0)
+    #expect(items.allSatisfy { tree.contains(id: $0.id) && tree.boundingBox(of: $0.id) == $0.box })
+    #expect(!tree.contains(id: -1) && !tree.contains(id: 4_600) && tree.boundingBox(of: 4_600) == nil)
+
+    // Removals leave the layout as it is; inserts go to the tail, with ids of any order.
+    for id in stride(from: Int32(0), to: 4_600, by: 13) {
+      let removed = tree.remove(id: id)
+      #expect(removed)
+      _ = oracle.remove(id: id)
+    }
+    let removedAgain = tree.remove(id: 13)
+    #expect(!removedAgain)
+    let extra = PointGridTests.fenceBoxes(count: 50, wide: 0, seed: 43)
+    for (k, item) in extra.enumerated() {
+      let id = Int32(10_000 - k)
+      let inserted = tree.insert(id: id, box: item.box)
+      #expect(inserted)
+      oracle.insert(id: id, box: item.box)
+    }
+    tree.checkInvariants()
+    #expect(tree.main.idsAreSlots)
+    #expect(!tree.contains(id: 13) && tree.contains(id: 14) && tree.contains(id: 10_000))
+    #expect(PointGridTests.mismatches(tree, oracle, points) == 0)
+  }
+
+  @Test func idsInAnotherOrderKeepTheIDIndexAndGridSlots() {
+    // The same boxes with ids in generation order: the curve order is not theirs.
+    let items = PointGridTests.fenceBoxes(count: 4_500, wide: 100, seed: 41)
+    let tree = RTree(items)
+    tree.checkInvariants()
+    #expect(!tree.main.idsAreSlots)
+    #expect(tree.main.idOrder.count == tree.main.entryCount)
+    #expect(tree.mainGrid.map { $0.slots.count == $0.listings.count } == true)
+    // Curve-ordered ids that skip one (an element slot held by a GEOLINE) are not slots either.
+    let skipping = Self.curveOrderedBoxes(count: 4_500, wide: 0, seed: 44).map {
+      (id: $0.id < 100 ? $0.id : $0.id + 1, box: $0.box)
+    }
+    #expect(!RTree(skipping).main.idsAreSlots)
+  }
+}
