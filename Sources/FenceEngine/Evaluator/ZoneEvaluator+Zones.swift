@@ -187,9 +187,10 @@ extension ZoneEvaluator {
     releaseFreeMemory(forLoadOf: zones.count)
     let order = Self.spatialOrder(of: zones)
     releaseFreeMemory(forLoadOf: zones.count)
-    reserveCapacity(adding: zones)
+    let inFileOrder = fileOrderAllowed && canApplyInFileOrder(zones)
+    reserveCapacity(adding: zones, idTables: !inFileOrder)
     var batch = RemovalBatch()
-    if fileOrderAllowed, canApplyInFileOrder(zones) {
+    if inFileOrder {
       applyInFileOrder(&zones, slotOrder: order, prepared: prepared, batch: &batch)
     } else {
       applyMoving(&zones, in: order, prepared: prepared, batch: &batch)
@@ -222,9 +223,10 @@ extension ZoneEvaluator {
     }
     let order = Self.spatialOrder(of: zones)
     releaseFreeMemory(forLoadOf: zones.count)
-    reserveCapacity(adding: zones)
+    let inFileOrder = canApplyInFileOrder(zones)
+    reserveCapacity(adding: zones, idTables: !inFileOrder)
     // Into an evaluator that never had zones (a store's first zone set), as `add`.
-    if canApplyInFileOrder(zones) {
+    if inFileOrder {
       applyInFileOrder(&zones, slotOrder: order, prepared: prepared, batch: &batch)
     } else {
       applyMoving(&zones, in: order, prepared: prepared, batch: &batch)
@@ -241,10 +243,11 @@ extension ZoneEvaluator {
     if count >= Self.spatialOrderThreshold { fencekit_release_free_memory() }
   }
 
-  /// Grows the id tables once for a large load, rather than by doubling during it, and never
+  /// Grows the tables once for a large load, rather than by doubling during it, and never
   /// below geometric growth (a change of a few thousand zones to a million must not copy the
-  /// tables).
-  private mutating func reserveCapacity(adding zones: [Zone]) {
+  /// tables). Without `idTables`, the id tables are left to the caller (a load applied in file
+  /// order files the ids after its zones are gone, and reserves them then).
+  private mutating func reserveCapacity(adding zones: [Zone], idTables: Bool) {
     guard zones.count >= Self.spatialOrderThreshold else { return }
     // One pass, reading the zones in place: the elements, and which kinds they bring (the
     // kind tables are kept only when they hold or will hold an element of their kind: see
@@ -266,8 +269,10 @@ extension ZoneEvaluator {
         if !zones[index].geolines.isEmpty { addsGeolines = true }
       }
     }
-    zoneSlotByID.reserveCapacity(zoneSlotByID.count + zones.count)
-    if ownIDCount > 0 { elementSlotByID.reserveCapacity(elementSlotByID.count + ownIDCount) }
+    if idTables {
+      zoneSlotByID.reserveCapacity(zoneSlotByID.count + zones.count)
+      if ownIDCount > 0 { elementSlotByID.reserveCapacity(elementSlotByID.count + ownIDCount) }
+    }
     zoneSlots.reserveCapacity(growingTo: zoneSlots.count + zones.count)
     zoneCores.reserveCapacity(growingTo: zoneCores.count + zones.count)
     if ownIDCount > 0 || !elementIDs.isEmpty {
