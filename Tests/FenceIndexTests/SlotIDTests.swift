@@ -66,3 +66,31 @@ import Testing
     #expect(!RTree(skipping).main.idsAreSlots)
   }
 }
+
+/// `RTree(count:expected:item:)` packs the items its calls give, as the array initializer packs
+/// the same items: the same answers, crossing items included, calls that give none skipped.
+@Suite struct CountedItemsTests {
+  @Test func itemsFromCallsGiveTheIndexOfTheArray() {
+    var items = PointGridTests.fenceBoxes(count: 4_500, wide: 100, seed: 51)
+    // Two items across the antimeridian.
+    items.append((id: 9_001, box: BoundingBox(south: 10, west: 179.5, north: 11, east: -179.5)))
+    items.append((id: 9_002, box: BoundingBox(south: -5, west: 170, north: 5, east: -170)))
+    var calls = 0
+    let counted = RTree(count: items.count * 2, expected: items.count) { k in
+      calls += 1
+      return k % 2 == 0 ? items[k / 2] : nil
+    }
+    #expect(calls == items.count * 2)
+    counted.checkInvariants()
+    #expect(counted.count == items.count)
+    let packed = RTree(items)
+    var oracle = BruteForceIndex()
+    for (id, box) in items { oracle.insert(id: id, box: box) }
+    var points = PointGridTests.probes(items, seed: 52)
+    points += [Coordinate(uncheckedLatitude: 10.5, longitude: -179.8), Coordinate(uncheckedLatitude: 0, longitude: 175)]
+    #expect(PointGridTests.mismatches(counted, oracle, points) == 0)
+    #expect(PointGridTests.mismatches(packed, oracle, points) == 0)
+    #expect(items.allSatisfy { counted.boundingBox(of: $0.id) == $0.box })
+    #expect(counted.main.idsAreSlots == packed.main.idsAreSlots)
+  }
+}
