@@ -1,3 +1,4 @@
+import CMemoryHints
 import FenceEngine
 
 /// Fixes held compactly in memory: device names interned, 8 bytes a fix for its time and
@@ -560,5 +561,8 @@ public func readSorted(paths: [String], options: TrackReadOptions = TrackReadOpt
   }
   table.sortByTime()
   table.finishAppending()
+  // The name table's and the names' earlier generations (freed as they doubled, below glibc's
+  // mmap threshold) stay resident in the heap otherwise: 59 MB for a million devices.
+  fencekit_release_free_memory()
   return table
 }
