@@ -44,7 +44,7 @@ extension ZoneEvaluator {
   ///
   /// From the end rather than the front: a taken zone leaves capacity behind the array's last
   /// element, whose pages go back to the system (``Array/releaseCapacityPages()``); taken from
-  /// the front, the array held a placeholder in every place until it was freed whole (88 bytes
+  /// the front, the array held a placeholder in every place until it was freed whole (48 bytes
   /// a zone). The parser allocated the zones' parts in file order, so their frees still empty
   /// whole pages one after another.
   ///

@@ -1,27 +1,103 @@
 /// The trigger rules of one zone, with the spec's defaults.
+///
+/// Held in one shared box (8 bytes in a ``Zone``, which holds 48 bytes instead of 88): copies
+/// share it, a change makes a copy of the box unless it is the only reference (copy on write),
+/// and rules equal to the defaults share one box, so a million zones loaded with the defaults
+/// hold one box between them.
 public struct ZoneRules: Hashable, Sendable {
   /// Seconds after a window start (check-out, or the check-in itself when no check-out will
   /// follow) during which a new check-in of the same device is suppressed. Default 0.
-  public var minimumRetriggerTime: Double
+  public var minimumRetriggerTime: Double {
+    get { box.values.minimumRetriggerTime }
+    set { update { $0.minimumRetriggerTime = newValue } }
+  }
   /// Seconds inside after which a dwell event fires; `nil` means no dwell events.
-  public var dwell: Double?
+  public var dwell: Double? {
+    get { box.values.dwell }
+    set { update { $0.dwell = newValue } }
+  }
   /// Whether check-outs are reported (default true).
-  public var checkOut: Bool
+  public var checkOut: Bool {
+    get { box.values.checkOut }
+    set { update { $0.checkOut = newValue } }
+  }
   /// Whether a device first seen already inside checks in (default true).
-  public var initialTrigger: Bool
+  public var initialTrigger: Bool {
+    get { box.values.initialTrigger }
+    set { update { $0.initialTrigger = newValue } }
+  }
   /// Rules v2: when the zone is removed (by a change, by ``validUntil``, or replaced by a zone
   /// no fence of which holds the device), every device checked in to it checks out at that
   /// instant with the reason `zoneRemoved`, instead of its state being dropped silently.
-  /// (Declared beside the other flags, where it takes no room of its own.)
-  public var exitOnRemove: Bool
+  public var exitOnRemove: Bool {
+    get { box.values.exitOnRemove }
+    set { update { $0.exitOnRemove = newValue } }
+  }
   /// Metres beyond a fence's edge within which a checked-in device still counts as inside
   /// (default 0).
-  public var exitHysteresis: Double
+  public var exitHysteresis: Double {
+    get { box.values.exitHysteresis }
+    set { update { $0.exitHysteresis = newValue } }
+  }
   /// Consecutive accepted fixes outside needed to check out (default 1).
-  public var exitConfirmations: Int
+  public var exitConfirmations: Int {
+    get { box.values.exitConfirmations }
+    set { update { $0.exitConfirmations = newValue } }
+  }
   /// The rules v2 values below, held behind one reference (`nil` when none is set), so that a
   /// zone without them (most of a million) carries 8 bytes for them instead of 144.
-  private(set) var extensions: Extensions?
+  private(set) var extensions: Extensions? {
+    get { box.values.extensions }
+    set { update { $0.extensions = newValue } }
+  }
+
+  /// Every value, as the box holds them.
+  private struct Values: Equatable {
+    var minimumRetriggerTime: Double = 0
+    var dwell: Double? = nil
+    var checkOut = true
+    var initialTrigger = true
+    var exitOnRemove = false
+    var exitHysteresis: Double = 0
+    var exitConfirmations = 1
+    var extensions: Extensions? = nil
+
+    static func == (a: Values, b: Values) -> Bool {
+      a.minimumRetriggerTime == b.minimumRetriggerTime && a.dwell == b.dwell
+        && a.checkOut == b.checkOut && a.initialTrigger == b.initialTrigger
+        && a.exitHysteresis == b.exitHysteresis && a.exitConfirmations == b.exitConfirmations
+        && a.exitOnRemove == b.exitOnRemove
+        && (a.extensions === b.extensions || a.extensions?.values == b.extensions?.values)
+    }
+  }
+
+  /// The box of the values. Its `values` change only while the box is the one reference to it
+  /// (``update(_:)``), so no two threads ever see it change: sendable as an immutable value.
+  private final class Box: @unchecked Sendable {
+    var values: Values
+    init(_ values: Values) { self.values = values }
+  }
+
+  private var box: Box
+
+  /// The one box of the defaults.
+  private static let defaultBox = Box(Values())
+
+  /// Rules holding `values`: the defaults' shared box when they are the defaults.
+  private init(values: Values) {
+    box = values == Values() ? Self.defaultBox : Box(values)
+  }
+
+  /// Changes the values: in place when this is the box's only reference, else in a new box.
+  private mutating func update(_ change: (inout Values) -> Void) {
+    if isKnownUniquelyReferenced(&box) {
+      change(&box.values)
+    } else {
+      var values = box.values
+      change(&values)
+      box = Box(values)
+    }
+  }
 
   /// Rules v2: what a fix must pass to count for the zone (speed, course, device tags); `nil`
   /// for none. See ``ZoneConditions``.
@@ -85,11 +161,7 @@ public struct ZoneRules: Hashable, Sendable {
   }
 
   public static func == (a: ZoneRules, b: ZoneRules) -> Bool {
-    a.minimumRetriggerTime == b.minimumRetriggerTime && a.dwell == b.dwell
-      && a.checkOut == b.checkOut && a.initialTrigger == b.initialTrigger
-      && a.exitHysteresis == b.exitHysteresis && a.exitConfirmations == b.exitConfirmations
-      && a.exitOnRemove == b.exitOnRemove
-      && (a.extensions === b.extensions || a.extensions?.values == b.extensions?.values)
+    a.box === b.box || a.box.values == b.box.values
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -109,14 +181,12 @@ public struct ZoneRules: Hashable, Sendable {
     minimumRetriggerTime: Double, dwell: Double?, checkOut: Bool, initialTrigger: Bool,
     exitHysteresis: Double, exitConfirmations: Int, exitOnRemove: Bool, extensions: Extensions?
   ) {
-    self.minimumRetriggerTime = minimumRetriggerTime
-    self.dwell = dwell
-    self.checkOut = checkOut
-    self.initialTrigger = initialTrigger
-    self.exitHysteresis = exitHysteresis
-    self.exitConfirmations = exitConfirmations
-    self.exitOnRemove = exitOnRemove
-    self.extensions = extensions
+    self.init(
+      values: Values(
+        minimumRetriggerTime: minimumRetriggerTime, dwell: dwell, checkOut: checkOut,
+        initialTrigger: initialTrigger, exitOnRemove: exitOnRemove,
+        exitHysteresis: exitHysteresis, exitConfirmations: exitConfirmations,
+        extensions: extensions))
   }
 
   /// The rules v2 values of a zone that has any, immutable and shared by copies of its rules.
