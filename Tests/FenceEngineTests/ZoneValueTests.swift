@@ -99,6 +99,18 @@ import Testing
     #expect(ZoneRules.default.validFrom == nil && !ZoneRules.default.exitOnRemove)
   }
 
+  /// The description lists the values as the rules' stored properties did before the box (a
+  /// daemon's zone files' digest includes it): the same text in every process and for every box.
+  @Test func rulesDescribeTheirValuesNotTheirBox() {
+    var changed = ZoneRules()
+    changed.dwell = 30
+    #expect(
+      String(describing: changed)
+        == "ZoneRules(minimumRetriggerTime: 0.0, dwell: Optional(30.0), checkOut: true, initialTrigger: true, exitOnRemove: false, exitHysteresis: 0.0, exitConfirmations: 1, extensions: nil)")
+    #expect(String(describing: ZoneRules(dwell: 30)) == String(describing: changed))
+    #expect(!String(reflecting: ZoneRules.default).contains("0x"))
+  }
+
   /// A circle keeps its centre and radius only (24 bytes, 64 when it kept its ECEF centre,
   /// chord and local radius): a zone's one-fence array of a circle takes 32 bytes of header and
   /// one fence.

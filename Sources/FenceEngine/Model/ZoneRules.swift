@@ -84,6 +84,9 @@ public struct ZoneRules: Hashable, Sendable {
   private static let defaultBox = Box(Values())
 
   /// Rules holding `values`: the defaults' shared box when they are the defaults.
+  ///
+  /// (The box is private, and a private class's default description carries its address: see
+  /// ``customMirror``.)
   private init(values: Values) {
     box = values == Values() ? Self.defaultBox : Box(values)
   }
@@ -213,3 +216,21 @@ public struct ZoneRules: Hashable, Sendable {
     }
   }
 }
+
+extension ZoneRules: CustomReflectable {
+  /// The values as the children, in the order the rules declare them: what `print` and
+  /// `String(describing:)` show, the same text whichever box holds them and in every process
+  /// (a daemon's zone files' digest includes the load options' description, defaults included).
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "minimumRetriggerTime": minimumRetriggerTime as Any, "dwell": dwell as Any,
+        "checkOut": checkOut as Any, "initialTrigger": initialTrigger as Any,
+        "exitOnRemove": exitOnRemove as Any, "exitHysteresis": exitHysteresis as Any,
+        "exitConfirmations": exitConfirmations as Any, "extensions": extensions as Any,
+      ],
+      displayStyle: .struct)
+  }
+}
+
