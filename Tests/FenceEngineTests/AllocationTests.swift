@@ -1,6 +1,7 @@
-import FenceEngine
 import FenceGeometry
 import Testing
+
+@testable import FenceEngine
 
 #if canImport(Glibc)
   import Glibc
@@ -31,11 +32,14 @@ import Testing
 #endif
 
 @Suite struct AllocationTests {
+  /// With the device's records in an array of its own (a small fleet), and in a block of the
+  /// record store (a fleet of ``ZoneRecordStore/pooledFleet`` or more).
   @Test(
     .enabled(
       if: allocationCounter != nil && isOptimized,
-      "needs an optimised build and a preloaded counting allocator"))
-  func steadyStateFixesThatCauseNoEventAllocateNothing() throws {
+      "needs an optimised build and a preloaded counting allocator"),
+    arguments: [false, true])
+  func steadyStateFixesThatCauseNoEventAllocateNothing(pooling: Bool) throws {
     guard let count = allocationCounter else { return }
     // Circles, polygons and GEOLINEs around the path, with dwell, MRT, hysteresis and proximity.
     var zones: [Zone] = []
@@ -60,6 +64,7 @@ import Testing
     var evaluator = try ZoneEvaluator(
       configuration: .init(maximumSpeed: 100, proximity: .init(count: 5, radius: 600)),
       zones: zones)
+    evaluator.recordPoolingFleet = pooling ? 0 : .max
     let handle = evaluator.handle(forDevice: "a")
     var events: [ZoneEvent] = []
     events.reserveCapacity(10_000)

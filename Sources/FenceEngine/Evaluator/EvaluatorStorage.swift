@@ -347,12 +347,13 @@ enum DwellStatus: Equatable {
 }
 
 /// One device's state with one zone: presence, the current stay, whether an exit is pending and
-/// the MRT window. Kept sorted by zone slot in the device's `records`.
+/// the MRT window. Kept sorted by zone slot, where the device's ``RecordHome`` says.
 ///
 /// 56 bytes (120 before), and a plain value: the first fix of a pending exit lives in the
 /// evaluator's ``PendingExitTable``, the end of a stay at the current fix in its per-fix
-/// scratch, and the check-in fence as its element slot. A million devices inside a million
-/// circles hold one record each, in an array whose allocation is 96 bytes instead of 160.
+/// scratch, and the check-in fence as its element slot. A device holding one record kept it
+/// in an array whose allocation was 96 bytes instead of 160; in a large fleet it is now a
+/// 56-byte block of the ``ZoneRecordStore``.
 struct ZoneRecord {
   // Eight-byte fields first, then the small ones, so that padding is not repeated for every
   // record of every device.
@@ -431,8 +432,9 @@ struct DeviceState {
   private var courseValue = 0.0
   /// The evaluator's add sequence at this device's last accepted fix.
   var lastSequence: UInt64 = 0
-  /// Sorted by zone slot.
-  var records: [ZoneRecord] = []
+  /// Where its records are, sorted by zone slot (read and changed through the evaluator's
+  /// ``ZoneRecordStore``).
+  var recordHome = RecordHome.none
   // Skipping's safe disc is in the evaluator's `safeDiscs` (only when skipping is on).
   /// The cell cache's answer for the cell of the device's last full evaluation (derived state:
   /// not in snapshots).
@@ -458,15 +460,6 @@ struct DeviceState {
     motion = (speed == nil ? 0 : 1) | (course == nil ? 0 : 2)
   }
 
-  /// The index of the record for `zone`, or where it would be inserted.
-  func recordIndex(of zone: Int32) -> (index: Int, found: Bool) {
-    records.recordIndex(of: zone)
-  }
-
-  /// The index of the record for `zone`, inserting an `outside` record when there is none.
-  mutating func ensureRecord(for zone: Int32) -> Int {
-    records.ensureRecord(for: zone)
-  }
 }
 
 extension Array where Element == ZoneRecord {
@@ -475,16 +468,7 @@ extension Array where Element == ZoneRecord {
   /// this is usually the scan of a handful of records, inlined into the per-fix loops).
   @inline(__always)
   func recordIndex(of zone: Int32) -> (index: Int, found: Bool) {
-    withUnsafeBufferPointer { records in
-      var low = 0
-      var high = records.count
-      while high - low > 4 {
-        let mid = (low &+ high) >> 1
-        if records[mid].zone < zone { low = mid &+ 1 } else { high = mid }
-      }
-      while low < high, records[low].zone < zone { low &+= 1 }
-      return (low, low < records.count && records[low].zone == zone)
-    }
+    withUnsafeBufferPointer { $0.recordIndex(of: zone) }
   }
 
   /// The index of the record for `zone`, inserting an `outside` record when there is none.
@@ -570,5 +554,21 @@ extension Array where Element: Equatable {
       append(contentsOf: repeatElement(blank, count: slotCount))
     }
     self[Int(slot)] = value
+  }
+}
+
+extension UnsafeBufferPointer where Element == ZoneRecord {
+  /// The index of the record for `zone` in records sorted by zone slot, or where it would be
+  /// inserted (see `Array.recordIndex(of:)`).
+  @inline(__always)
+  func recordIndex(of zone: Int32) -> (index: Int, found: Bool) {
+    var low = 0
+    var high = count
+    while high - low > 4 {
+      let mid = (low &+ high) >> 1
+      if self[mid].zone < zone { low = mid &+ 1 } else { high = mid }
+    }
+    while low < high, self[low].zone < zone { low &+= 1 }
+    return (low, low < count && self[low].zone == zone)
   }
 }

@@ -149,39 +149,20 @@ extension ZoneEvaluator {
     devices.withUnsafeBufferPointer { prefetchLines(of: $0.baseAddress! + d) }
   }
 
-  /// Stage two: the device's zone records: the array's header (its count, and the reference
-  /// count every change checks) and its first records. The array's reference is read from the
-  /// device's state as bits: reading the array itself would read the count, in the header this
-  /// stage asks for, and retain it.
+  /// Stage two: the device's zone records: its slot's record, or its array's header (its
+  /// count, and the reference count every change checks) and first record. An array is found
+  /// from its bits (``ZoneRecordStore/addresses(_:)``): reading the array itself would read
+  /// the count, in the header this stage asks for, and retain it.
   @inline(__always)
   private func prefetchRecords(ofDevice d: Int) {
     devices.withUnsafeBufferPointer { devices in
-      let state = UnsafeRawPointer(devices.baseAddress! + d)
-      let header = (state + Self.recordsOffset).load(as: UnsafeRawPointer.self)
-      var offset = 0
-      while offset < Self.recordsBytes {
-        fencekit_prefetch(header + offset)
-        offset &+= 64
-      }
+      let (header, first, count) = recordStore.addresses(devices[d].recordHome)
+      guard count > 0, let first else { return }
+      if let header { fencekit_prefetch(header) }
+      prefetchLines(
+        of: first.assumingMemoryBound(to: ZoneRecord.self),
+        bytes: min(count, 2) * MemoryLayout<ZoneRecord>.stride)
     }
-  }
-
-  // The layout constants below are computed properties, folded to constants where they are
-  // read: as stored `static let`s, every read at every fix called the runtime's one-time
-  // initialization check.
-
-  /// An array buffer's header: its object header (16 bytes), then its count and capacity; the
-  /// elements follow.
-  private static var arrayHeaderBytes: Int { 32 }
-
-  /// The bytes stage two asks for: a records buffer's header and its first record.
-  private static var recordsBytes: Int { arrayHeaderBytes + MemoryLayout<ZoneRecord>.stride }
-
-  /// Where a device state holds its records array: a single reference to the array's buffer,
-  /// whose header the buffer's elements follow.
-  private static var recordsOffset: Int {
-    precondition(MemoryLayout<[ZoneRecord]>.size == MemoryLayout<UnsafeRawPointer>.size)
-    return MemoryLayout<DeviceState>.offset(of: \.records)!
   }
 
   /// Stage three, device side: the zones of the device's records (a fix reads them to check
@@ -191,27 +172,22 @@ extension ZoneEvaluator {
   /// circles' cold evaluation).
   @inline(__always)
   private func prefetchRecordZones(ofDevice d: Int) {
-    // The records are read through their buffer's bits, as in stage two: reading the array
-    // retained and released it at every fix. The count is the word after the buffer's object
-    // header (checked in debug builds).
+    // The records are read through their addresses, as in stage two: reading an array
+    // retained and released it at every fix.
     let (count, zones, fences) = devices.withUnsafeBufferPointer { devices in
-      let state = UnsafeRawPointer(devices.baseAddress! + d)
-      let header = (state + Self.recordsOffset).load(as: UnsafeRawPointer.self)
-      let count = header.load(fromByteOffset: 16, as: Int.self)
-      assert(count == devices[d].records.count, "array header layout")
+      let (_, first, count) = recordStore.addresses(devices[d].recordHome)
       var zones: (Int32, Int32) = (-1, -1)
       var fences: (Int32, Int32) = (-1, -1)
-      let stride = MemoryLayout<ZoneRecord>.stride
-      let zoneOffset = Self.arrayHeaderBytes + MemoryLayout<ZoneRecord>.offset(of: \.zone)!
-      let fenceOffset =
-        Self.arrayHeaderBytes + MemoryLayout<ZoneRecord>.offset(of: \.checkInFenceSlot)!
+      guard let records = first?.assumingMemoryBound(to: ZoneRecord.self) else {
+        return (0, zones, fences)
+      }
       if count > 0 {
-        zones.0 = header.load(fromByteOffset: zoneOffset, as: Int32.self)
-        fences.0 = header.load(fromByteOffset: fenceOffset, as: Int32.self)
+        zones.0 = records[0].zone
+        fences.0 = records[0].checkInFenceSlot
       }
       if count > 1 {
-        zones.1 = header.load(fromByteOffset: zoneOffset + stride, as: Int32.self)
-        fences.1 = header.load(fromByteOffset: fenceOffset + stride, as: Int32.self)
+        zones.1 = records[1].zone
+        fences.1 = records[1].checkInFenceSlot
       }
       return (count, zones, fences)
     }

@@ -18,7 +18,7 @@ extension ZoneEvaluator {
     if rejection == nil { runZoneClock(upTo: fix.time, into: &events) }
     let coordinate = Coordinate(uncheckedLatitude: fix.latitude, longitude: fix.longitude)
     let context = rejection == nil ? conditionContext(for: reading, coordinate, device: d) : nil
-    let before = devices[d].records
+    let before = records(ofDevice: d)
     let hadFix = devices[d].hasFix
     let from = devices[d].lastCoordinate
     let skippedBefore = skippedFixCount
@@ -36,13 +36,14 @@ extension ZoneEvaluator {
       if let slot = zoneSlot(id: candidate.zone) { zoneSlotsConcerned.insert(slot) }
     }
     for record in before { zoneSlotsConcerned.insert(record.zone) }
-    for record in devices[d].records { zoneSlotsConcerned.insert(record.zone) }
+    let after = records(ofDevice: d)
+    for record in after { zoneSlotsConcerned.insert(record.zone) }
     var decisions: [FixExplanation.ZoneDecision] = []
     for zone in zoneSlotsConcerned where zoneSlots[Int(zone)] != nil {
       decisions.append(
         decision(
           zone: zone, fix: fix, outcome: outcome, context: context, before: before,
-          after: devices[d].records, candidates: candidates, events: produced))
+          after: after, candidates: candidates, events: produced))
     }
     decisions.sort { $0.zone < $1.zone }
     var reasonForNone: String?

@@ -63,9 +63,11 @@ extension ZoneEvaluator {
     }
     var closed: [ZoneEvent] = []
     let replaced = Set(batch.replacedExiting)
-    for d in devices.indices where !devices[d].records.isEmpty {
-      for r in devices[d].records.indices {
-        let record = devices[d].records[r]
+    for d in devices.indices where recordCount(ofDevice: d) > 0 {
+      var records = takeRecords(ofDevice: d)
+      defer { putRecords(&records, device: d) }
+      for r in records.indices {
+        let record = records[r]
         guard record.presence == .checkedIn, record.willCheckOut else { continue }
         if let zone = batch.exiting[record.zone] {
           var event = closingCheckOut(record, device: d, at: now, reason: .zoneRemoved)
@@ -75,8 +77,8 @@ extension ZoneEvaluator {
           closed.append(event)
         } else if replaced.contains(record.zone), !lastPositionIsInside(zone: record.zone, device: d) {
           closed.append(closingCheckOut(record, device: d, at: now, reason: .zoneRemoved))
-          devices[d].records[r].windowStart = now
-          endStay(device: d, record: r)
+          records[r].windowStart = now
+          endStay(device: d, record: &records[r])
         }
       }
     }

@@ -126,22 +126,24 @@ extension ZoneEvaluator {
     into events: inout [ZoneEvent]
   ) {
     var closed: [ZoneEvent] = []
-    for d in devices.indices where !devices[d].records.isEmpty {
+    for d in devices.indices where recordCount(ofDevice: d) > 0 {
+      var records = takeRecords(ofDevice: d)
       var touched = false
-      for r in devices[d].records.indices {
-        let zone = devices[d].records[r].zone
+      for r in records.indices {
+        let zone = records[r].zone
         guard let reason = closing[zone] else { continue }
         touched = true
-        let record = devices[d].records[r]
+        let record = records[r]
         if record.presence == .checkedIn, record.willCheckOut, let reason {
           closed.append(closingCheckOut(record, device: d, at: instant, reason: reason))
-          devices[d].records[r].windowStart = instant
+          records[r].windowStart = instant
         }
-        endStay(device: d, record: r)
+        endStay(device: d, record: &records[r])
       }
       if touched, !expiring.isEmpty {
-        devices[d].records.removeAll { expiring.contains($0.zone) }
+        records.removeAll { expiring.contains($0.zone) }
       }
+      putRecords(&records, device: d)
     }
     if !roamingRecords.isEmpty {
       closed += closeRoamingStays(in: closing, expiring: expiring, at: instant)

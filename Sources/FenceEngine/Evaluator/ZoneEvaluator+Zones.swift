@@ -802,9 +802,7 @@ extension ZoneEvaluator {
     var removedZone = Array(repeating: false, count: zoneSlots.count)
     for slot in batch.zones { removedZone[Int(slot)] = true }
     if !batch.zones.isEmpty {
-      for device in devices.indices {
-        devices[device].records.removeAll { removedZone[Int($0.zone)] }
-      }
+      modifyEveryDevicesRecords { _, records in records.removeAll { removedZone[Int($0.zone)] } }
       pendingExits.removeAll { _, zone in removedZone[Int(zone)] }
     }
     if !batch.elements.isEmpty {
@@ -821,24 +819,28 @@ extension ZoneEvaluator {
   /// `removedElement` marks the batch's element slots.
   private mutating func detachCheckInFences(removedBy batch: RemovalBatch, removedElement: [Bool]) {
     let removedID = Dictionary(zip(batch.elements, batch.elementIDs)) { _, last in last }
-    for d in devices.indices where !devices[d].records.isEmpty {
-      for r in devices[d].records.indices {
-        let slot = devices[d].records[r].checkInFenceSlot
+    for d in devices.indices where recordCount(ofDevice: d) > 0 {
+      var records = takeRecords(ofDevice: d)
+      for r in records.indices {
+        let slot = records[r].checkInFenceSlot
         guard slot >= 0, removedElement[Int(slot)], let id = removedID[slot] else { continue }
-        detachedCheckInFences[device: d, zone: devices[d].records[r].zone] = id
-        devices[d].records[r].checkInFenceSlot = ZoneRecord.detachedFence
+        detachedCheckInFences[device: d, zone: records[r].zone] = id
+        records[r].checkInFenceSlot = ZoneRecord.detachedFence
       }
+      putRecords(&records, device: d)
     }
   }
 
   /// Drops the kept check-in fence ids whose record is gone or was checked in again since.
   private mutating func forgetStaleCheckInFences() {
     guard !detachedCheckInFences.isEmpty else { return }
-    let devices = devices
+    let (devices, store) = (devices, recordStore)
     detachedCheckInFences.removeAll { d, zone in
       guard d < devices.count else { return true }
-      let (r, found) = devices[d].recordIndex(of: zone)
-      return !found || devices[d].records[r].checkInFenceSlot != ZoneRecord.detachedFence
+      return store.withRecords(devices[d].recordHome) { records in
+        let (r, found) = records.recordIndex(of: zone)
+        return !found || records[r].checkInFenceSlot != ZoneRecord.detachedFence
+      }
     }
   }
 
@@ -847,27 +849,27 @@ extension ZoneEvaluator {
   private mutating func rescheduleDwells(zones: [Int32]) {
     var isRescheduled = Array(repeating: false, count: zoneSlots.count)
     for zone in zones { isRescheduled[Int(zone)] = true }
-    for device in devices.indices {
-      for index in devices[device].records.indices
-      where isRescheduled[Int(devices[device].records[index].zone)] {
-        rescheduleDwell(device: device, record: index)
+    for device in devices.indices where recordCount(ofDevice: device) > 0 {
+      var records = takeRecords(ofDevice: device)
+      for index in records.indices where isRescheduled[Int(records[index].zone)] {
+        rescheduleDwell(device: device, record: &records[index])
       }
+      putRecords(&records, device: device)
     }
   }
 
   /// Applies the zone's dwell time to one record's stay, if its dwell has not fired yet.
-  private mutating func rescheduleDwell(device: Int, record index: Int) {
-    let record = devices[device].records[index]
+  private mutating func rescheduleDwell(device: Int, record: inout ZoneRecord) {
     guard record.presence == .checkedIn, record.dwell != .fired else { return }
     let core = zoneCores[Int(record.zone)]
     guard zoneSlots[Int(record.zone)] != nil, core.hasDwell else {
-      devices[device].records[index].dwell = .none
+      record.dwell = .none
       return
     }
     let deadline = record.checkInTime.adding(seconds: core.dwell)
     if record.dwell == .scheduled, deadline == record.dwellDeadline { return }
-    devices[device].records[index].dwell = .scheduled
-    devices[device].records[index].dwellDeadline = deadline
+    record.dwell = .scheduled
+    record.dwellDeadline = deadline
     dwellQueue.push(
       DwellEntry(deadline: deadline, device: Int32(device), zone: record.zone, stay: record.stay))
   }

@@ -119,6 +119,12 @@ public struct ZoneEvaluator {
   /// devices' `[String: Int32]` kept a copy of every name, about 40 bytes a device).
   var deviceSlotByName = IDSlotTable()
   var devices: [DeviceState] = []
+  /// The records of the devices that hold exactly one, and the scratch the per-fix step works
+  /// on a device's records in (see ``RecordHome``).
+  var recordStore = ZoneRecordStore()
+  /// The fewest devices whose records go to the store's blocks (``ZoneRecordStore/pooledFleet``;
+  /// tests set it to 0 to pool a small fleet's records).
+  var recordPoolingFleet = ZoneRecordStore.pooledFleet
   /// Each device's name, parallel to `devices`: a column of its own so that a caller holding
   /// every name in an array can give the array itself (``registerDevices(named:)``) instead of
   /// the evaluator copying each name while the caller's array is still held.

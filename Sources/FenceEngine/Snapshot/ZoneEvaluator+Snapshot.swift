@@ -65,6 +65,7 @@ extension ZoneEvaluator {
     }
     var newDevices: [DeviceState] = []
     newDevices.reserveCapacity(snapshot.devices.count)
+    var newRecords = ZoneRecordStore()
     var newNames: [String] = []
     newNames.reserveCapacity(snapshot.devices.count)
     var newDiscs: [SafeDisc] = []
@@ -79,7 +80,7 @@ extension ZoneEvaluator {
       guard newSlotByName.updateValue(slot, forKey: device.name) == nil else {
         throw SnapshotError(.malformed("device \"\(device.name)\" twice"))
       }
-      let (state, monitored, exits, detached) = try restoredDevice(device)
+      var (state, records, monitored, exits, detached) = try restoredDevice(device)
       for (zone, exit) in exits { newExits[device: Int(slot), zone: zone] = exit }
       for (zone, fence) in detached { newDetached[device: Int(slot), zone: zone] = fence }
       if !monitored.isEmpty {
@@ -87,11 +88,13 @@ extension ZoneEvaluator {
         newMonitored.append(contentsOf: repeatElement([], count: Int(slot) - newMonitored.count))
         newMonitored.append(monitored)
       }
-      for record in state.records where record.dwell == .scheduled {
+      for record in records where record.dwell == .scheduled {
         queue.push(
           DwellEntry(deadline: record.dwellDeadline, device: slot, zone: record.zone,
             stay: record.stay))
       }
+      state.recordHome = newRecords.home(
+        of: records, pooling: snapshot.devices.count >= recordPoolingFleet)
       newDevices.append(state)
       newNames.append(device.name)
       if configuration.skipsUnchangedFixes {
@@ -114,6 +117,7 @@ extension ZoneEvaluator {
     }
     addSequence = snapshot.addSequence
     devices = newDevices
+    recordStore = newRecords
     deviceNames = newNames
     pendingExits = newExits
     detachedCheckInFences = newDetached
@@ -204,8 +208,9 @@ extension ZoneEvaluator {
   func snapshotDevice(slot: Int) -> EvaluatorSnapshot.Device {
     let device = devices[slot]
     var records: [EvaluatorSnapshot.Record] = []
-    records.reserveCapacity(device.records.count)
-    for record in device.records {
+    let deviceRecords = self.records(ofDevice: slot)
+    records.reserveCapacity(deviceRecords.count)
+    for record in deviceRecords {
       let presence = EvaluatorSnapshot.Presence(record.presence)
       let dwell = EvaluatorSnapshot.Dwell(record.dwell)
       var exit: EvaluatorSnapshot.PendingExit?
@@ -253,10 +258,11 @@ extension ZoneEvaluator {
   private func restoredDevice(
     _ device: EvaluatorSnapshot.Device
   ) throws -> (
-    state: DeviceState, monitored: [Int32], exits: [(zone: Int32, exit: PendingExit)],
-    detached: [(zone: Int32, fence: String)]
+    state: DeviceState, records: [ZoneRecord], monitored: [Int32],
+    exits: [(zone: Int32, exit: PendingExit)], detached: [(zone: Int32, fence: String)]
   ) {
     var state = DeviceState()
+    var records: [ZoneRecord] = []
     var exits: [(zone: Int32, exit: PendingExit)] = []
     var detached: [(zone: Int32, fence: String)] = []
     if let fix = device.lastFix {
@@ -291,11 +297,11 @@ extension ZoneEvaluator {
             speed: exit.fix.speed, course: exit.fix.course)))
       }
       restored.windowStart = record.windowStart
-      let (index, found) = state.recordIndex(of: zone)
+      let (index, found) = records.recordIndex(of: zone)
       guard !found else {
         throw SnapshotError(.malformed("zone \"\(record.zone)\" twice for \"\(device.name)\""))
       }
-      state.records.insert(restored, at: index)
+      records.insert(restored, at: index)
     }
     var monitored: [Int32] = []
     for id in device.monitored {
@@ -303,7 +309,7 @@ extension ZoneEvaluator {
       monitored.append(slot)
     }
     monitored.sort()
-    return (state, monitored, exits, detached)
+    return (state, records, monitored, exits, detached)
   }
 }
 
