@@ -79,6 +79,12 @@ import Testing
       quietFixes.append(fix(3000 + Double(step), north: 400 + Double(step % 3), east: 400))
     }
     evaluator.process(fix(2500, north: 400, east: 400), device: handle, into: &events)
+    // The same jitter once before it is counted: the cell cache attaches a polygon's tests to
+    // a cell after some full tests there, and its storage for them grows then.
+    for step in 0..<300 {
+      let f = fix(2600 + Double(step), north: 400 + Double(step % 3), east: 400)
+      evaluator.process(f, device: handle, into: &events)
+    }
     evaluator.advance(to: t(2999), into: &events)
     let before = events.count
     let start = count()

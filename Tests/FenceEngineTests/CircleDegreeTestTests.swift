@@ -40,8 +40,10 @@ import Testing
     }
     #expect(wrong == 0)
     // The bounds must decide most points: a test that always answered nil would pass the
-    // comparison above.
-    #expect(decided == 23_111)
+    // comparison above. (23,111 with latitude scales of each circle's own band; those by ten
+    // degrees leave a ring up to 0.2 % of the radius wider to the exact test, and these points
+    // are all within 1 % of the boundary.)
+    #expect(decided == 22_408)
   }
 
   /// The bounds are kept as `Float`s rounded outward (`Float(roundingDown:)`, tested with the
@@ -57,15 +59,44 @@ import Testing
     let test = CircleDegreeTest(center: center, chordSquaredLimit: circle.chordSquaredLimit)
     #expect(Double(test.outsideLimitSquared) >= 350 * 350)
     #expect(Double(test.insideLimitSquared) < circle.chordSquaredLimit)
-    #expect(test.band > 0)
+    #expect(test.outsideLimitSquared > 0)
   }
 
-  /// An element's core is one cache line's worth: the degree test with its centre (44 bytes)
-  /// and the fields the per-fix step reads after it.
-  @Test func elementCoreTakesSixtyFourBytes() {
-    #expect(MemoryLayout<CircleDegreeTest>.size == 44)
-    #expect(MemoryLayout<ElementCore>.size == 64)
-    #expect(MemoryLayout<ElementCore>.stride == 64)
+  /// The latitude scales by ten degrees of the centre's latitude bound the meridional radius
+  /// over the stretch widened by a degree (any band), each within a `Float` step of the bound.
+  @Test func latitudeScalesBoundTheMeridionalRadius() {
+    let radiansPerDegree = Double.pi / 180
+    func scale(_ latitude: Double) -> Double {
+      WGS84.meridionalRadius(latitude: latitude) * radiansPerDegree
+    }
+    for tenth in 0..<10 {
+      let start = Double(tenth) * 10
+      for center in stride(from: start, to: start + 10, by: 0.25) {
+        for sign in [-1.0, 1.0] {
+          let scales = CircleDegreeTest.latitudeScales(at: sign * center)
+          for latitude in stride(from: max(0, center - 0.9), through: min(90, center + 0.9), by: 0.1) {
+            #expect(scales.low < scale(latitude))
+            #expect(scales.high > scale(latitude))
+          }
+        }
+      }
+      let scales = CircleDegreeTest.latitudeScales(at: start + 5)
+      let least = scale(max(0, start - 1)) * (1 - 1e-9)
+      let greatest = scale(min(90, start + 11)) * (1 + 1e-9)
+      #expect(Double(Float(scales.low)) == scales.low && Double(Float(scales.high)) == scales.high)
+      #expect(scales.low <= least && Double(Float(scales.low).nextUp) > least)
+      #expect(scales.high >= greatest && Double(Float(scales.high).nextDown) < greatest)
+    }
+    #expect(CircleDegreeTest.latitudeScales(at: 90) == CircleDegreeTest.latitudeScales(at: -90))
+  }
+
+  /// An element's core is the degree test with its centre (32 bytes) and the fields the
+  /// per-fix step reads after it: 48 bytes.
+  @Test func elementCoreTakesFortyEightBytes() {
+    #expect(MemoryLayout<CircleDegreeTest>.size == 32)
+    #expect(MemoryLayout<ElementCore>.size == 48)
+    #expect(MemoryLayout<ElementCore>.stride == 48)
+    #expect(ElementCore.bytesBeforePayload == 40)
   }
 
   /// Circles whose chord limit reaches past 100 km are never decided in degrees.

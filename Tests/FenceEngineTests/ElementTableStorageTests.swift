@@ -25,7 +25,7 @@ import Testing
       for radius in [0.001, 1, 99.9, 100, 487.3, 25_000, 300_000] {
         let circle = try Circle(
           center: try Coordinate(latitude: latitude, longitude: longitude), radius: radius)
-        let core = ElementCore(fence: .circle(circle), zone: 3, rank: 1, nativePolygonTest: true)
+        let core = ElementCore(fence: .circle(circle), zone: 3, nativePolygonTest: true)
         #expect(core.kind == .circle)
         #expect(core.radius.bitPattern == radius.bitPattern)
         #expect(core.polygonTest == nil)
@@ -40,13 +40,13 @@ import Testing
 
   @Test func aPolygonsCoreHoldsItsTestAndNoRadius() throws {
     let area = try Self.square("p", east: 0).fences[0].area
-    let native = ElementCore(fence: area, zone: 0, rank: 0, nativePolygonTest: true)
+    let native = ElementCore(fence: area, zone: 0, nativePolygonTest: true)
     let test = try #require(native.polygonTest)
     #expect(native.radius == 0)
     // The test answers as the shape does: inside, outside.
     #expect(test.contains(latitude: at(north: 50, east: 250).latitude, longitude: at(north: 50, east: 250).longitude))
     #expect(!test.contains(latitude: at(north: 50, east: 400).latitude, longitude: at(north: 50, east: 400).longitude))
-    let prepared = ElementCore(fence: area, zone: 0, rank: 0, nativePolygonTest: false)
+    let prepared = ElementCore(fence: area, zone: 0, nativePolygonTest: false)
     #expect(prepared.polygonTest == nil)
     #expect(ElementCore().polygonTest == nil && ElementCore().radius == 0)
     #expect(ElementCore(geolineOf: 2).polygonTest == nil)

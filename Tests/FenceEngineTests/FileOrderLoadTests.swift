@@ -28,6 +28,39 @@ import Testing
     return zones
   }
 
+  /// A fix inside both fences of a pair checks in through the fence with the lower id, which
+  /// comes second in its zone (rank 0 in `elementRanks`), on both load paths, and again after
+  /// the slots were freed and taken by zones of other shapes.
+  @Test func aFixInsideTwoFencesChecksInThroughTheLowerID() throws {
+    let zones = try Self.zones()
+    for fileOrderAllowed in [true, false] {
+      var evaluator = ZoneEvaluator()
+      try evaluator.add(zones, fileOrderAllowed: fileOrderAllowed)
+      var events: [ZoneEvent] = []
+      evaluator.process(fix(0, north: 1_545, east: 75, device: "d"), into: &events)
+      // (The fix is inside a grid zone too.)
+      #expect(events.map(describe) == ["0 checkIn d pair0/pair0-a", "0 checkIn d z201/z201-fence"])
+      // The pairs go, single-fence zones take their slots, then a zone of three fences.
+      #expect(evaluator.remove(zoneIDs: (0..<6).map { "pair\($0)" }) == 6)
+      try evaluator.add(
+        (0..<6).map { try circleZone("solo\($0)", north: 1_545, east: Double($0) * 400 + 75, radius: 30) })
+      #expect(evaluator.elementRanks.allSatisfy { $0 == 0 })
+      try evaluator.add([
+        Zone(
+          id: "triple",
+          fences: [
+            try .circle(id: "t3", center: at(north: 3_000, east: 0), radius: 100),
+            try .circle(id: "t1", center: at(north: 3_050, east: 0), radius: 100),
+            try .circle(id: "t2", center: at(north: 3_025, east: 0), radius: 100),
+          ])
+      ])
+      events = []
+      evaluator.process(fix(10, north: 3_020, east: 0, device: "e"), into: &events)
+      #expect(events.map(describe) == ["10 checkIn e triple/t1"])
+      #expect(evaluator.elementRanks.filter { $0 != 0 }.sorted() == [1, 2])
+    }
+  }
+
   @Test func fileOrderGivesTheTablesOfSpatialOrder() throws {
     let zones = try Self.zones()
     #expect(ZoneEvaluator().canApplyInFileOrder(zones))
@@ -42,7 +75,8 @@ import Testing
     #expect(fileOrder.elementIDs == spatialOrder.elementIDs)
     #expect(fileOrder.zoneSlots.map(slotList) == spatialOrder.zoneSlots.map(slotList))
     #expect(fileOrder.elementCores.map(\.zone) == spatialOrder.elementCores.map(\.zone))
-    #expect(fileOrder.elementCores.map(\.rank) == spatialOrder.elementCores.map(\.rank))
+    #expect(fileOrder.elementRanks == spatialOrder.elementRanks)
+    #expect(fileOrder.elementRanks.count == 492 && fileOrder.elementRanks.filter { $0 == 1 }.count == 6)
     #expect(fileOrder.elementCores.map(\.kind) == spatialOrder.elementCores.map(\.kind))
     #expect(
       fileOrder.elementCores.map(\.degreeTest.center) == spatialOrder.elementCores.map(\.degreeTest.center))

@@ -36,27 +36,53 @@ import FenceGeometry
 /// never decided here (the comparison assumes a short path).
 ///
 /// The bounds are kept as `Float`s, each rounded outward (the low scales and the inside limit
-/// down, the band, the high scales and the outside limit up), so that they stay bounds: a
-/// rounded value only widens the ring left to the exact test, by about 10⁻⁷ of the radius
-/// (0.05 mm at 500 m). Kept this way the test and its centre take 44 bytes, and an element's
-/// core (``ElementCore``) 64, one cache line.
+/// down, the high scales and the outside limit up), so that they stay bounds: a rounded value
+/// only widens the ring left to the exact test, by about 10⁻⁷ of the radius (0.05 mm at 500
+/// m).
+///
+/// The test keeps 16 bytes of bounds beside its centre (32 in all), so that an element's core
+/// (``ElementCore``) takes 48 bytes: 16 less than when it also kept the band and the two
+/// latitude scales of its own band.
+/// - The band needs no check of its own: a fix beyond it in latitude has a lower bound above
+///   the outside limit (M_low ≥ ρ), or at least one the inside test cannot pass, and is left
+///   to the exact test.
+/// - The latitude scales come from a table by ten degrees of the centre's latitude
+///   (``latitudeScales(at:)``) instead of the circle's own band: the ring left to the exact
+///   test widens by at most 0.2 % of the radius north and south of the centre.
 struct CircleDegreeTest {
   /// The circle's centre (also for circles the test never decides: the evaluator keeps no
   /// other copy of it).
   var center = Coordinate(uncheckedLatitude: 0, longitude: 0)
-  /// Degrees of latitude from the centre beyond which a fix is outside (negative: never
-  /// decides).
-  var band: Float = -1
-  /// Metres per degree of latitude and of longitude: lower bounds within the band.
-  var lowLatitudeScale: Float = 0
+  /// Metres per degree of longitude: lower and upper bounds within the band.
   var lowLongitudeScale: Float = 0
-  /// Metres per degree of latitude and of longitude: upper bounds within the band.
-  var highLatitudeScale: Float = 0
   var highLongitudeScale: Float = 0
-  /// Squared metres: a lower bound beyond this proves the fix outside; an upper bound at most
-  /// `insideLimitSquared` proves it inside.
-  var outsideLimitSquared: Float = 0
+  /// Squared metres: a lower bound beyond this proves the fix outside (negative: the test
+  /// never decides); an upper bound at most `insideLimitSquared` proves it inside.
+  var outsideLimitSquared: Float = -1
   var insideLimitSquared: Float = -1
+
+  /// Metres per degree of latitude, lower and upper bounds for every circle whose centre is at
+  /// `latitude`: the meridional radius M (times π / 180, with the 10⁻⁹ margin, rounded outward
+  /// to `Float`s) at the ends of the centre's ten-degree stretch of |latitude| widened by one
+  /// degree, which holds any band (at most 0.9°). M grows with |latitude|, by at most 0.2 %
+  /// over such a stretch (1 % from the equator to the poles). Literals in a `switch`, so that
+  /// reading them costs no one-time initialization check; the tests check them against
+  /// ``WGS84``.
+  @inline(__always)
+  static func latitudeScales(at latitude: Double) -> (low: Double, high: Double) {
+    switch Int(abs(latitude) * 0.1) {
+    case 0: (110_574.2734375, 110_614.71875)
+    case 1: (110_601.453125, 110_717.03125)
+    case 2: (110_692.0625, 110_869.46875)
+    case 3: (110_835.7578125, 111_053.9140625)
+    case 4: (111_015.4765625, 111_248.28125)
+    case 5: (111_209.734375, 111_429.1171875)
+    case 6: (111_395.125, 111_574.40625)
+    case 7: (111_549.1171875, 111_666.359375)
+    case 8: (111_652.875, 111_693.984375)
+    default: (111_693.6328125, 111_693.984375)
+    }
+  }
 
   /// A test that never decides.
   init() {}
@@ -79,14 +105,9 @@ struct CircleDegreeTest {
     let radiansPerDegree = Double.pi / 180
     let cosGreatest = max(0, cos(greatestLatitude * radiansPerDegree))
     let cosLeast = cos(leastLatitude * radiansPerDegree)
-    band = Float(roundingUp: halfBand)
-    lowLatitudeScale = Float(roundingDown: 
-      WGS84.meridionalRadius(latitude: leastLatitude) * radiansPerDegree * (1 - margin))
     lowLongitudeScale = Float(roundingDown: 
       WGS84.primeVerticalRadius(latitude: leastLatitude) * cosGreatest * radiansPerDegree
         * (1 - margin))
-    highLatitudeScale = Float(roundingUp: 
-      WGS84.meridionalRadius(latitude: greatestLatitude) * radiansPerDegree * (1 + margin))
     highLongitudeScale = Float(roundingUp: 
       WGS84.primeVerticalRadius(latitude: greatestLatitude) * cosLeast * radiansPerDegree
         * (1 + margin))
@@ -100,16 +121,16 @@ struct CircleDegreeTest {
   /// decide; `nil` when the exact test must.
   @inline(__always)
   func contains(latitude: Double, longitude: Double) -> Bool? {
+    let outsideLimit = Double(outsideLimitSquared)
+    guard outsideLimit >= 0 else { return nil }
     let latitudeDegrees = abs(latitude - center.latitude)
-    let band = Double(self.band)
-    guard band >= 0 else { return nil }
-    if latitudeDegrees > band { return false }
     var longitudeDegrees = abs(longitude - center.longitude)
     if longitudeDegrees > 180 { longitudeDegrees = 360 - longitudeDegrees }
-    let lowNorth = latitudeDegrees * Double(lowLatitudeScale)
+    let latitudeScales = Self.latitudeScales(at: center.latitude)
+    let lowNorth = latitudeDegrees * latitudeScales.low
     let lowEast = longitudeDegrees * Double(lowLongitudeScale)
-    if lowNorth * lowNorth + lowEast * lowEast > Double(outsideLimitSquared) { return false }
-    let highNorth = latitudeDegrees * Double(highLatitudeScale)
+    if lowNorth * lowNorth + lowEast * lowEast > outsideLimit { return false }
+    let highNorth = latitudeDegrees * latitudeScales.high
     let highEast = longitudeDegrees * Double(highLongitudeScale)
     if highNorth * highNorth + highEast * highEast <= Double(insideLimitSquared) { return true }
     return nil

@@ -184,10 +184,12 @@ final class GeolineShape {
 }
 
 /// What the per-fix tests read about one element slot, in a flat table beside `elementIDs`: a
-/// trivial value, so that reading it costs no reference counting. 64 bytes (144 when it held a
-/// circle's exact test too). A circle's exact test and distances, which the tests read only now
-/// and then, are made from its centre and radius (``circle``): a table of them took 48 bytes a
-/// circle.
+/// trivial value, so that reading it costs no reference counting. 48 bytes (144 when it held a
+/// circle's exact test too, 64 when it held its fence's rank and a degree test of 44 bytes). A
+/// circle's exact test and distances, which the tests read only now and then, are made from its
+/// centre and radius (``circle``): a table of them took 48 bytes a circle. A fence's rank among
+/// its zone's fences is in ``ZoneEvaluator/elementRanks``, which only zones of several fences
+/// fill.
 struct ElementCore {
   enum Kind: UInt8 {
     /// A free slot.
@@ -198,7 +200,7 @@ struct ElementCore {
   }
 
   /// Circles: the centre, and the containment test in degrees, tried before the exact one
-  /// (first: its 44 bytes leave room for the small fields after it).
+  /// (first: its 32 bytes leave room for the small fields after it).
   var degreeTest = CircleDegreeTest()
   var kind = Kind.vacant
   /// The zone's ``ZoneGate`` (in the padding after `kind`): non-empty when the per-fix step must
@@ -208,8 +210,6 @@ struct ElementCore {
   /// then keeps no copy of it (``ZoneEvaluator/elementID(at:)``). In the padding after `gate`.
   var idIsZoneID = false
   var zone: Int32 = -1
-  /// Fences: the position among the zone's fences sorted by id.
-  var rank: Int32 = 0
   /// The last 8 bytes, by kind: a circle's radius in metres (its bit pattern); a natively
   /// tested polygon's containment test (``UnretainedContainmentTest/address``; 0 for none).
   private var payload: UInt64 = 0
@@ -239,11 +239,10 @@ struct ElementCore {
   @inline(__always)
   var circle: Circle { Circle(validatedCenter: degreeTest.center, radius: radius) }
 
-  /// The core of a fence: `rank` is its position among the zone's fences sorted by id, and
-  /// `nativePolygonTest` whether a polygon is tested natively (no prepared GEOS geometry).
-  init(fence area: Area, zone: Int32, rank: Int32, nativePolygonTest: Bool) {
+  /// The core of a fence: `nativePolygonTest` says whether a polygon is tested natively (no
+  /// prepared GEOS geometry).
+  init(fence area: Area, zone: Int32, nativePolygonTest: Bool) {
     self.zone = zone
-    self.rank = rank
     switch area {
     case .circle(let circle):
       kind = .circle

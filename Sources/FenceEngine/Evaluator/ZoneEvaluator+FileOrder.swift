@@ -103,6 +103,7 @@ extension ZoneEvaluator {
     zoneSource = []
     if !elementIDs.isEmpty { Self.permute(&elementIDs, takingFrom: elementSource, leaving: "") }
     Self.permute(&elementCores, takingFrom: elementSource, leaving: ElementCore())
+    if !elementRanks.isEmpty { Self.permute(&elementRanks, takingFrom: elementSource, leaving: 0) }
     if !polygonFences.isEmpty {
       Self.permute(&polygonFences, takingFrom: elementSource, leaving: nil)
     }

@@ -587,7 +587,11 @@ extension ZoneEvaluator {
       // Both writes under one uniqueness check.
       records.withUnsafeMutableBufferPointer { records in
         let best = records[r].fenceNow
-        if best < 0 || core.rank < elementCores[Int(best)].rank { records[r].fenceNow = slot }
+        if best < 0
+          || elementRanks.sparseSlot(slot, blank: 0) < elementRanks.sparseSlot(best, blank: 0)
+        {
+          records[r].fenceNow = slot
+        }
         records[r].isInsideNow = true
       }
     }

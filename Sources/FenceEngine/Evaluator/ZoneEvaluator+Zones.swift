@@ -556,15 +556,14 @@ extension ZoneEvaluator {
     let nativePolygonTest = prepared.isEmpty
     for (index, fence) in zone.fences.enumerated() {
       let core = ElementCore(
-        fence: fence.area, zone: zoneSlot, rank: rank.isEmpty ? 0 : rank[index],
-        nativePolygonTest: nativePolygonTest)
+        fence: fence.area, zone: zoneSlot, nativePolygonTest: nativePolygonTest)
       var polygon: PolygonFence?
       if case .polygon(let shape) = fence.area {
         polygon = PolygonFence(shape: shape, prepared: prepared.isEmpty ? nil : prepared[index])
       }
       slots.append(
         place(
-          id: fence.id, of: zone.id, core: core,
+          id: fence.id, of: zone.id, core: core, rank: rank.isEmpty ? 0 : rank[index],
           polygon: polygon, geoline: nil, name: fence.name,
           reusing: reusable.removeValue(forKey: fence.id), filing: filing, batch: &batch))
     }
@@ -613,7 +612,7 @@ extension ZoneEvaluator {
   /// its index when the change finishes. Without `filing`, it is neither filed in the id table
   /// nor noted as placed.
   private mutating func place(
-    id: String, of zoneID: String, core: ElementCore, polygon: PolygonFence?,
+    id: String, of zoneID: String, core: ElementCore, rank: Int32 = 0, polygon: PolygonFence?,
     geoline: GeolineShape?, name: String?, reusing slot: Int32?, filing: Bool,
     batch: inout RemovalBatch
   ) -> Int32 {
@@ -625,6 +624,7 @@ extension ZoneEvaluator {
       target = freeElementSlots.popLast() ?? Int32(elementCores.count)
       if Int(target) == elementCores.count {
         if !elementIDs.isEmpty { elementIDs.append("") }
+        if !elementRanks.isEmpty { elementRanks.append(0) }
         elementCores.append(ElementCore())
         if !polygonFences.isEmpty { polygonFences.append(nil) }
         if !geolineShapes.isEmpty { geolineShapes.append(nil) }
@@ -639,6 +639,7 @@ extension ZoneEvaluator {
       zoneNamedElementCount += core.idIsZoneID ? 1 : -1
     }
     elementCores[Int(target)] = core
+    elementRanks.setSparseSlot(target, to: rank, blank: 0, slotCount: elementCores.count)
     polygonFences.setSparseSlot(target, to: polygon, slotCount: elementCores.count)
     geolineShapes.setSparseSlot(target, to: geoline, slotCount: elementCores.count)
     if name != nil || !fenceNames.isEmpty { fenceNames[target] = name }
@@ -758,6 +759,7 @@ extension ZoneEvaluator {
     if elementCores[Int(slot)].idIsZoneID { zoneNamedElementCount -= 1 }
     elementIDs.setSparseSlot(slot, to: "", blank: "", slotCount: elementCores.count)
     elementCores[Int(slot)] = ElementCore()
+    elementRanks.setSparseSlot(slot, to: 0, blank: 0, slotCount: elementCores.count)
     polygonFences.setSparseSlot(slot, to: nil, slotCount: elementCores.count)
     geolineShapes.setSparseSlot(slot, to: nil, slotCount: elementCores.count)
     if !fenceNames.isEmpty { fenceNames[slot] = nil }

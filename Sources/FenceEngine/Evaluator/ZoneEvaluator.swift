@@ -47,6 +47,10 @@ public struct ZoneEvaluator {
   /// in its zone's (at its position among the zone's slots); a fence's is rebuilt from these
   /// tables.
   var elementIDs: [String] = []
+  /// By element slot, a fence's position among its zone's fences sorted by id (what picks the
+  /// check-in fence of a fix inside several): empty while every rank is 0, as in a load of
+  /// zones of one fence each (``ElementCore``, 4 bytes a slot less).
+  var elementRanks: [Int32] = []
   /// Slots by id of the elements whose id is not their zone's; the others are found through
   /// their zone (``elementSlot(id:)``), 16 MB less at a million one-fence zones.
   var elementSlotByID = IDSlotTable()
