@@ -41,6 +41,31 @@ import Testing
     #expect(registered.deviceStatus(named: "d") == nil)
   }
 
+  /// The names taken whole are filed by name only when a change needs it: lookups that
+  /// change nothing scan them, the next registration by name files them all.
+  @Test func takenNamesAreFiledWhenAChangeNeedsThem() throws {
+    var registered = try ZoneEvaluator(zones: [circleZone("z")])
+    let handles = registered.registerDevices(named: ["b", "a", "c"])
+    #expect(!registered.deviceNamesAreFiled && registered.deviceSlotByName.count == 0)
+    #expect(registered.deviceSlot(named: "c") == 2)
+    #expect(registered.deviceSlot(named: "d") == nil)
+    #expect(registered.deviceStatus(named: "a")?.device == "a")
+    #expect(registered.tags(ofDevice: "a") == [])
+    #expect(!registered.deviceNamesAreFiled)
+    // A copy keeps its own state: filing in one leaves the other as it was.
+    var copy = registered
+    #expect(copy.handle(forDevice: "a") == handles[1])
+    #expect(copy.deviceNamesAreFiled && copy.deviceSlotByName.count == 3)
+    #expect(!registered.deviceNamesAreFiled)
+    #expect(copy.handle(forDevice: "d") == ZoneEvaluator.DeviceHandle(slot: 3))
+    #expect(copy.deviceSlot(named: "d") == 3 && copy.deviceSlot(named: "b") == 0)
+    // A fix by name files them too.
+    var events: [ZoneEvent] = []
+    registered.process(fix(0, device: "c"), into: &events)
+    #expect(registered.deviceNamesAreFiled && registered.deviceCount == 3)
+    #expect(events.map(describe) == ["0 checkIn c z/z-fence"])
+  }
+
   @Test func aNameGivenTwiceSharesItsFirstSlot() throws {
     var evaluator = try ZoneEvaluator(zones: [circleZone("z")])
     let handles = evaluator.registerDevices(named: ["a", "b", "a", "c"])

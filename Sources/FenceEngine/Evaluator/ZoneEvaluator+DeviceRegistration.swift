@@ -9,6 +9,11 @@ extension ZoneEvaluator {
   /// Otherwise the names are registered one by one, the first of two equal names taking the
   /// slot both handles share.
   ///
+  /// Taking the array, it does not keep the table of names by slot that checked them: the
+  /// next call that registers or finds a device by name and changes the evaluator
+  /// (``handle(forDevice:)``, a fix given by name) makes it again, and until then a lookup
+  /// that changes nothing (``deviceStatus(named:)``, ``tags(ofDevice:)``) scans the names.
+  ///
   /// Registering changes no event: slots only name devices inside the evaluator, and events
   /// that tie are ordered by device name.
   public mutating func registerDevices(named names: consuming [String]) -> [DeviceHandle] {
@@ -26,7 +31,11 @@ extension ZoneEvaluator {
       return true
     }
     guard distinct else { return names.map { handle(forDevice: $0) } }
-    deviceSlotByName = table
+    // The table checked the names; it is made again only if a name is ever looked up by a
+    // change (see `deviceNamesAreFiled`).
+    table = IDSlotTable()
+    deviceSlotByName = IDSlotTable()
+    deviceNamesAreFiled = false
     devices = [DeviceState](repeating: DeviceState(), count: names.count)
     if configuration.skipsUnchangedFixes {
       safeDiscs = [SafeDisc](repeating: SafeDisc(), count: names.count)

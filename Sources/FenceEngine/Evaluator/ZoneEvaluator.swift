@@ -122,6 +122,12 @@ public struct ZoneEvaluator {
   /// Device slots by name, the names read back from `deviceNames` (8-byte buckets: a million
   /// devices' `[String: Int32]` kept a copy of every name, about 40 bytes a device).
   var deviceSlotByName = IDSlotTable()
+  /// Whether `deviceSlotByName` holds every name: false after ``registerDevices(named:)``,
+  /// which leaves it empty until the first call that needs it to register or find a name by
+  /// changing the evaluator (``fileDeviceNames()``); meanwhile a lookup that does not change it
+  /// scans the names. A replay that registered its fleet at once and then names its devices
+  /// by handle never needs the table: 10.7 MB for a million devices.
+  var deviceNamesAreFiled = true
   var devices: [DeviceState] = []
   /// The records of the devices that hold exactly one, and the scratch the per-fix step works
   /// on a device's records in (see ``RecordHome``).
@@ -229,6 +235,7 @@ public struct ZoneEvaluator {
   ///
   /// Handles are valid only in the evaluator that issued them (and its copies).
   public mutating func handle(forDevice name: String) -> DeviceHandle {
+    if !deviceNamesAreFiled { fileDeviceNames() }
     let next = Int32(devices.count)
     let slot: Int32
     do {
@@ -259,15 +266,29 @@ public struct ZoneEvaluator {
   public mutating func reserveCapacity(devices count: Int) {
     devices.reserveCapacity(growingTo: count)
     deviceNames.reserveCapacity(growingTo: count)
+    if !deviceNamesAreFiled { fileDeviceNames() }
     deviceSlotByName.reserveCapacity(count)
     if configuration.skipsUnchangedFixes { safeDiscs.reserveCapacity(growingTo: count) }
   }
 
-  /// The slot of the device named `name`, if it has one.
+  /// The slot of the device named `name`, if it has one (by a scan of the names while they are
+  /// not filed: see ``deviceNamesAreFiled``).
   func deviceSlot(named name: String) -> Int32? {
-    deviceNames.withUnsafeBufferPointer { names in
+    guard deviceNamesAreFiled else { return deviceNames.firstIndex(of: name).map { Int32($0) } }
+    return deviceNames.withUnsafeBufferPointer { names in
       deviceSlotByName.slot(of: name) { names[Int($0)] }
     }
+  }
+
+  /// Files every device name in `deviceSlotByName` (the names are distinct: a bulk
+  /// registration checked them).
+  @inline(never)
+  mutating func fileDeviceNames() {
+    var table = IDSlotTable()
+    table.reserveCapacity(deviceNames.count)
+    for (slot, name) in deviceNames.enumerated() { table.insert(name, slot: Int32(slot)) }
+    deviceSlotByName = table
+    deviceNamesAreFiled = true
   }
 
   /// The number of devices seen so far (including devices whose fixes were all rejected).

@@ -127,6 +127,7 @@ extension ZoneEvaluator {
     slotByName.reserveCapacity(newDevices.count)
     for (slot, name) in newNames.enumerated() { slotByName.insert(name, slot: Int32(slot)) }
     deviceSlotByName = slotByName
+    deviceNamesAreFiled = true
     dwellQueue = queue
     stayCounter = snapshot.stayCounter
     time = snapshot.time
