@@ -11,7 +11,9 @@ import Testing
   /// To run: build a shared library exporting `long fencekit_allocation_count(void)` that wraps
   /// `malloc`, `calloc`, `realloc`, `memalign`, `aligned_alloc` and `posix_memalign` around
   /// glibc's `__libc_*` functions with a `__thread` counter, then
-  /// `LD_PRELOAD=/path/libcount.so swift test -c release --filter AllocationTests`. Without it,
+  /// `LD_PRELOAD=/path/libcount.so swift test -c release -Xswiftc -enable-testing --filter
+  /// AllocationTests` (other test files of the target use `@testable import`, which a release
+  /// build allows only with `-enable-testing`). Without it,
   /// or in a debug build (unoptimised code boxes captured variables and calls unspecialised
   /// generics, which allocate), the test is skipped.
   private let allocationCounter: (@convention(c) () -> Int)? = {
