@@ -22,102 +22,88 @@ import Testing
 
   static func zones(_ records: [ZoneRecord]) -> [Int32] { records.map(\.zone) }
 
-  static func kind(_ home: RecordHome) -> String {
-    switch home {
-    case .none: "none"
-    case .pooled: "pooled"
-    case .many: "many"
+  /// Where device slot `d` keeps its records: "none", "block" or "array".
+  static func place(_ evaluator: ZoneEvaluator, _ d: Int) -> String {
+    if evaluator.recordBlock(ofDevice: d) != nil {
+      return evaluator.devices[d].records.isEmpty ? "block" : "block and array"
     }
+    return evaluator.devices[d].records.isEmpty ? "none" : "array"
   }
 
-  @Test func recordsComeBackExactlyFromEveryHome() {
-    var store = ZoneRecordStore()
+  @Test func recordsComeBackExactlyFromEveryPlace() throws {
     for pooling in [true, false] {
-      for count in 0...6 {
+      var evaluator = try ZoneEvaluator(zones: [])
+      evaluator.recordPoolingFleet = pooling ? 0 : .max
+      _ = evaluator.handle(forDevice: "a")
+      _ = evaluator.handle(forDevice: "b")
+      for count in [0, 1, 2, 3, 4, 5, 6, 3, 0, 2] {
         let original = Self.records((0..<Int32(count)).map { $0 * 5 + 1 })
-        var home = store.home(of: original, pooling: pooling)
-        let expected = count == 0 ? "none" : pooling && count <= 4 ? "pooled" : "many"
-        #expect(Self.kind(home) == expected, "\(count) records, pooling \(pooling)")
-        #expect(store.count(home) == count)
-        let read = store.records(home)
+        var records = evaluator.takeRecords(ofDevice: 1)
+        records = original
+        evaluator.putRecords(&records, device: 1)
+        #expect(records.isEmpty)
+        let expected = count == 0 ? "none" : pooling && count <= 4 ? "block" : "array"
+        #expect(Self.place(evaluator, 1) == expected, "\(count) records, pooling \(pooling)")
+        #expect(evaluator.recordCount(ofDevice: 1) == count)
+        let read = evaluator.records(ofDevice: 1)
         #expect(read.count == count)
         for (a, b) in zip(read, original) {
           #expect(a.zone == b.zone && a.stay == b.stay && a.checkInTime == b.checkInTime)
           #expect(a.exitCount == b.exitCount && a.presence == b.presence)
           #expect(a.windowStart == b.windowStart)
         }
-        let (_, first, addressed) = store.addresses(home)
+        let (_, first, addressed) = evaluator.devices.withUnsafeBufferPointer {
+          evaluator.recordAddresses(ofDevice: 1, in: $0)
+        }
         #expect(addressed == count)
         if count > 0 {
-          let zone = first!.assumingMemoryBound(to: ZoneRecord.self).pointee.zone
-          #expect(zone == original[0].zone)
-        } else {
-          #expect(first == nil)
+          #expect(first!.assumingMemoryBound(to: ZoneRecord.self).pointee.zone == original[0].zone)
         }
-        var taken = store.take(&home)
-        #expect(Self.kind(home) == "none")
-        #expect(Self.zones(taken) == Self.zones(original))
-        store.put(&taken, into: &home, pooling: pooling)
-        #expect(taken.isEmpty)
-        #expect(Self.zones(store.records(home)) == Self.zones(original))
+        // The other device's records stay none.
+        #expect(Self.place(evaluator, 0) == "none")
       }
     }
   }
 
   @Test func blocksAreReusedAndFreedBySize() {
     var store = ZoneRecordStore()
-    var a = store.home(of: Self.records([1, 2]), pooling: true)
-    var b = store.home(of: Self.records([3]), pooling: true)
+    let a = store.block(of: Self.records([1, 2]))
+    let b = store.block(of: Self.records([3]))
     #expect(store.blockCounts == [1, 1, 0, 0])
     // Put back as many as were taken: the same block, nothing freed.
-    guard case .pooled(let before) = a else { Issue.record("not pooled"); return }
-    var records = store.take(&a)
+    var records = store.takeBlock(a)
     records[0].exitCount = 9
-    store.put(&records, into: &a, pooling: true)
-    guard case .pooled(let after) = a else { Issue.record("not pooled"); return }
-    #expect(after == before)
-    #expect(store.records(a)[0].exitCount == 9)
+    #expect(store.putInBlock(&records) == a)
+    #expect(records.isEmpty)
+    #expect(store.withBlock(a) { $0[0].exitCount } == 9)
     #expect(store.blockCounts == [1, 1, 0, 0])
     // One more: a block of three, the block of two freed and taken by the next pair.
-    records = store.take(&a)
+    records = store.takeBlock(a)
     records.append(Self.records([4])[0])
-    store.put(&records, into: &a, pooling: true)
+    let a3 = store.putInBlock(&records)
     #expect(store.blockCounts == [1, 0, 1, 0])
-    var c = store.home(of: Self.records([5, 6]), pooling: true)
-    guard case .pooled(let reused) = c else { Issue.record("not pooled"); return }
-    #expect(reused == before)
+    let c = store.block(of: Self.records([5, 6]))
+    #expect(c == a)
     #expect(store.blockCounts == [1, 1, 1, 0])
-    // Emptied: the block goes back.
-    records = store.take(&b)
-    records.removeAll()
-    store.put(&records, into: &b, pooling: true)
-    #expect(Self.kind(b) == "none")
+    #expect(store.withBlock(a3) { Self.zones(Array($0)) } == [1, 2, 4])
+    // Taken and not put back into a block: freed.
+    records = store.takeBlock(b)
+    store.releaseTakenBlock()
     #expect(store.blockCounts == [0, 1, 1, 0])
-    // Past four records, the device's own array; back under, a block again.
-    records = store.take(&c)
-    records += Self.records([7, 8, 9])
-    store.put(&records, into: &c, pooling: true)
-    #expect(Self.kind(c) == "many")
-    #expect(store.blockCounts == [0, 0, 1, 0])
-    records = store.take(&c)
-    records.removeLast(2)
-    store.put(&records, into: &c, pooling: true)
-    #expect(Self.kind(c) == "pooled")
-    #expect(Self.zones(store.records(c)) == [5, 6, 7])
-    #expect(store.blockCounts == [0, 0, 2, 0])
+    #expect(store.block(of: Self.records([7])) == b)
   }
 
   @Test func aCopyOfTheStoreKeepsItsRecords() {
     var store = ZoneRecordStore()
-    var homes = (0..<5_000).map { store.home(of: Self.records([Int32($0)]), pooling: true) }
+    let blocks = (0..<5_000).map { store.block(of: Self.records([Int32($0)])) }
     let copy = store
-    for i in homes.indices {
-      var records = store.take(&homes[i])
+    for bits in blocks {
+      var records = store.takeBlock(bits)
       records[0].stay = 1
-      store.put(&records, into: &homes[i], pooling: true)
+      #expect(store.putInBlock(&records) == bits)
     }
-    #expect(homes.indices.allSatisfy { copy.records(homes[$0])[0].stay == UInt64($0) * 1_000 + 7 })
-    #expect(homes.indices.allSatisfy { store.records(homes[$0])[0].stay == 1 })
+    #expect(blocks.indices.allSatisfy { i in copy.withBlock(blocks[i]) { $0[0].stay } == UInt64(i) * 1_000 + 7 })
+    #expect(blocks.allSatisfy { store.withBlock($0) { $0[0].stay } == 1 })
   }
 
   /// Seven rings around (600 m north, 3,000 m east), so that walking devices hold from none to
@@ -211,6 +197,6 @@ import Testing
     let counts = (0...7).map { evaluator.recordCount(ofDevice: $0) }
     #expect(counts == [0, 1, 2, 3, 4, 5, 6, 7])
     #expect(evaluator.recordStore.blockCounts == [1, 1, 1, 1])
-    #expect(Self.kind(evaluator.devices[5].recordHome) == "many")
+    #expect(Self.place(evaluator, 5) == "array" && Self.place(evaluator, 4) == "block")
   }
 }

@@ -346,7 +346,8 @@ enum DwellStatus: Equatable {
 }
 
 /// One device's state with one zone: presence, the current stay, whether an exit is pending and
-/// the MRT window. Kept sorted by zone slot, where the device's ``RecordHome`` says.
+/// the MRT window. Kept sorted by zone slot, in the device's `records` or a block of the
+/// evaluator's ``ZoneRecordStore``.
 ///
 /// 56 bytes (120 before), and a plain value: the first fix of a pending exit lives in the
 /// evaluator's ``PendingExitTable``, the end of a stay at the current fix in its per-fix
@@ -431,9 +432,9 @@ struct DeviceState {
   private var courseValue = 0.0
   /// The evaluator's add sequence at this device's last accepted fix.
   var lastSequence: UInt64 = 0
-  /// Where its records are, sorted by zone slot (read and changed through the evaluator's
-  /// ``ZoneRecordStore``).
-  var recordHome = RecordHome.none
+  /// Sorted by zone slot; empty when they are in a block of the evaluator's
+  /// ``ZoneRecordStore`` (a large fleet's device holding one to four).
+  var records: [ZoneRecord] = []
   // Skipping's safe disc is in the evaluator's `safeDiscs` (only when skipping is on).
   /// The cell cache's answer for the cell of the device's last full evaluation (derived state:
   /// not in snapshots).

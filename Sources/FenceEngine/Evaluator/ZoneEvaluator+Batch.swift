@@ -143,20 +143,24 @@ extension ZoneEvaluator {
 
   // MARK: - The stages
 
-  /// Stage one: the device's state.
+  /// Stage one: the device's state (and its entry in `recordBlocks`).
   @inline(__always)
   private func prefetchDevice(_ d: Int) {
     devices.withUnsafeBufferPointer { prefetchLines(of: $0.baseAddress! + d) }
+    // A large fleet's entry of the device's record block, read by stage two.
+    recordBlocks.withUnsafeBufferPointer { blocks in
+      if d < blocks.count { fencekit_prefetch(blocks.baseAddress! + d) }
+    }
   }
 
   /// Stage two: the device's zone records: its slot's record, or its array's header (its
   /// count, and the reference count every change checks) and first record. An array is found
-  /// from its bits (``ZoneRecordStore/addresses(_:)``): reading the array itself would read
+  /// from its bits (``recordAddresses(ofDevice:in:)``): reading the array itself would read
   /// the count, in the header this stage asks for, and retain it.
   @inline(__always)
   private func prefetchRecords(ofDevice d: Int) {
     devices.withUnsafeBufferPointer { devices in
-      let (header, first, count) = recordStore.addresses(devices[d].recordHome)
+      let (header, first, count) = recordAddresses(ofDevice: d, in: devices)
       guard count > 0, let first else { return }
       if let header { fencekit_prefetch(header) }
       prefetchLines(
@@ -175,7 +179,7 @@ extension ZoneEvaluator {
     // The records are read through their addresses, as in stage two: reading an array
     // retained and released it at every fix.
     let (count, zones, fences) = devices.withUnsafeBufferPointer { devices in
-      let (_, first, count) = recordStore.addresses(devices[d].recordHome)
+      let (_, first, count) = recordAddresses(ofDevice: d, in: devices)
       var zones: (Int32, Int32) = (-1, -1)
       var fences: (Int32, Int32) = (-1, -1)
       guard let records = first?.assumingMemoryBound(to: ZoneRecord.self) else {

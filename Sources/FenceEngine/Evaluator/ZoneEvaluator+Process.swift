@@ -475,17 +475,15 @@ extension ZoneEvaluator {
   ) {
     if time.map({ fix.time > $0 }) ?? true { time = fix.time }
     let sequence = addSequence
-    let pooling = devices.count >= recordPoolingFleet
-    // One uniqueness check for all the writes (this runs for every accepted fix, whose whole
-    // step takes about 30 ns for a million devices over 100 circles: a second check cost 5 %).
-    // The table is moved out for them (no copy), since the closure may not reach the evaluator.
-    var table: [DeviceState] = []
-    swap(&table, &devices)
-    table.withUnsafeMutableBufferPointer { devices in
-      recordStore.put(&records, into: &devices[d].recordHome, pooling: pooling)
+    // A large fleet's records are put back here, in a block or the array; a small fleet's go
+    // back into the array as they came out, under the one uniqueness check of all the writes
+    // below (this runs for every accepted fix).
+    let pooled = poolsRecords
+    if pooled { putRecords(&records, device: d) } else { recordStore.releaseTakenBlock() }
+    devices.withUnsafeMutableBufferPointer { devices in
+      if !pooled { swap(&records, &devices[d].records) }
       Self.note(fix, coordinate, sequence: sequence, asLastOf: &devices[d])
     }
-    swap(&table, &devices)
   }
 
   /// Stores a fix as the device's last accepted fix (its records left where they are), and
@@ -798,7 +796,7 @@ extension ZoneEvaluator {
       if isDue { due.append(entry) }
     }
     if let current {
-      recordStore.withRecords(devices[current].recordHome) { records in
+      withRecords(ofDevice: current) { records in
         for r in records.indices where records[r].dwell == .waiting {
           let record = records[r]
           guard record.isInsideNow, record.presence == .checkedIn else { continue }
@@ -865,7 +863,7 @@ extension ZoneEvaluator {
   func dwellsMayFire(upTo time: Timestamp, device: Int?) -> Bool {
     if let next = dwellQueue.nextDeadline, next <= time { return true }
     guard let device else { return false }
-    return recordStore.withRecords(devices[device].recordHome) { records in
+    return withRecords(ofDevice: device) { records in
       for r in records.indices where records[r].dwell == .waiting { return true }
       return false
     }

@@ -836,13 +836,16 @@ extension ZoneEvaluator {
   /// Drops the kept check-in fence ids whose record is gone or was checked in again since.
   private mutating func forgetStaleCheckInFences() {
     guard !detachedCheckInFences.isEmpty else { return }
-    let (devices, store) = (devices, recordStore)
+    // Second references to the tables the closure reads (no copy: nothing writes them here).
+    let (devices, blocks, store) = (devices, recordBlocks, recordStore)
     detachedCheckInFences.removeAll { d, zone in
       guard d < devices.count else { return true }
-      return store.withRecords(devices[d].recordHome) { records in
+      let isStale = { (records: UnsafeBufferPointer<ZoneRecord>) -> Bool in
         let (r, found) = records.recordIndex(of: zone)
         return !found || records[r].checkInFenceSlot != ZoneRecord.detachedFence
       }
+      if d < blocks.count, blocks[d] != 0 { return store.withBlock(blocks[d] &- 1, isStale) }
+      return devices[d].records.withUnsafeBufferPointer(isStale)
     }
   }
 

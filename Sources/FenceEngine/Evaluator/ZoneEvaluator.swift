@@ -129,9 +129,13 @@ public struct ZoneEvaluator {
   /// by handle never needs the table: 10.7 MB for a million devices.
   var deviceNamesAreFiled = true
   var devices: [DeviceState] = []
-  /// The records of the devices that hold exactly one, and the scratch the per-fix step works
-  /// on a device's records in (see ``RecordHome``).
+  /// Blocks of one to four zone records for the devices of a large fleet (see
+  /// ``ZoneRecordStore``).
   var recordStore = ZoneRecordStore()
+  /// By device slot, its block in `recordStore` (the block's bits plus one; 0: its records are
+  /// in its state's array). Empty until a record goes to a block; it reaches a device's slot
+  /// when that device's records first do.
+  var recordBlocks: [UInt32] = []
   /// The fewest devices whose records go to the store's blocks (``ZoneRecordStore/pooledFleet``;
   /// tests set it to 0 to pool a small fleet's records).
   var recordPoolingFleet = ZoneRecordStore.pooledFleet

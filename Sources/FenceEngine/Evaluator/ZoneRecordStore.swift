@@ -6,43 +6,34 @@
   import Darwin
 #endif
 
-/// Where one device's zone records are kept, sorted by zone slot: nowhere (no record), in a
-/// block of the evaluator's ``ZoneRecordStore`` (one to ``ZoneRecordStore/pooledLimit``
-/// records), or in an array of its own (more). 8 bytes in the ``DeviceState``, like the array
-/// it replaces.
+/// Blocks of one to four ``ZoneRecord``s for the devices of a large fleet that hold that many,
+/// and the scratch array that a block's records are worked on in.
 ///
-/// A device is inside a few fences at a time. An array of its own cost such a device a heap
-/// block with a 32-byte header, the allocator's 8 bytes and rounding, and the array's spare
-/// capacity: 96 bytes for one 56-byte record, 160 for two. A block of the store holds just the
-/// records.
-enum RecordHome {
-  case none
-  /// A block of ``ZoneRecordStore``: its record count less one in the top two bits, its index
-  /// among the blocks of that size in the others.
-  case pooled(UInt32)
-  /// More than ``ZoneRecordStore/pooledLimit`` records.
-  case many([ZoneRecord])
-}
-
-/// Blocks of one to four ``ZoneRecord``s for the devices that hold that many, and the scratch
-/// array that a device's records are worked on in.
+/// A device's records are sorted by zone slot and kept in one of two places: its
+/// ``DeviceState/records`` array, or, in a fleet of ``pooledFleet`` devices or more, a block of
+/// exactly their count here, named by the device's entry in ``ZoneEvaluator/recordBlocks``
+/// (then its array is empty). An array costs its 32-byte header, the allocator's 8 bytes and
+/// rounding, and spare capacity: 96 bytes for one 56-byte record, 160 for two; a block holds
+/// just the records.
 ///
-/// The per-fix step takes a device's records out into an array (``take(_:)``), works on the
-/// array as before, and puts them back (``put(_:into:)``): up to ``pooledLimit`` records go to
-/// a block of their count (the free block last freed first: the one they came from when the
-/// count did not change), and the array back to the scratch; more stay in the array, which
-/// becomes the device's own. In steady state nothing is allocated.
+/// The per-fix step takes a device's records out into an array (the device's own, or this
+/// store's scratch filled from the block; ``ZoneEvaluator/takeRecords(ofDevice:)``), works on
+/// the array, and puts them back (``ZoneEvaluator/putRecords(_:device:)``): up to
+/// ``pooledLimit`` records in a large fleet go to a block of their count (the one they came
+/// from when the count did not change, written only when their bytes changed), the rest to the
+/// device's array. A small fleet's step swaps its arrays in and out as before the store, and
+/// never reaches a block's code. In steady state nothing is allocated.
 ///
 /// A value type: blocks are in chunks (arrays of ``blocksPerChunk`` blocks, added as they fill
 /// and never moved, so the store grows without the transient double size of one growing
 /// array), copied on write like the rest of the evaluator.
 struct ZoneRecordStore {
-  /// The most records kept in a block; a device with more has an array of its own.
+  /// The most records kept in a block; a device with more keeps its array.
   static let pooledLimit = 4
   /// The fewest devices whose records go to blocks: a smaller fleet keeps each device's
-  /// records in an array of its own, which the per-fix step takes out and puts back without
-  /// copying (copying them in and out of a block cost the harbor week's 1,200 vessels about a
-  /// tenth of their evaluation, and saves them nothing worth having).
+  /// records in its array, which the per-fix step takes out and puts back without copying
+  /// (copying them in and out of a block cost the harbor week's 1,200 vessels a few percent of
+  /// their evaluation, and saves them nothing worth having).
   static let pooledFleet = 65_536
   static let blocksPerChunkShift = 12
   static var blocksPerChunk: Int { 1 << blocksPerChunkShift }
@@ -136,11 +127,11 @@ struct ZoneRecordStore {
 
   /// Pools of blocks of 1, 2, 3 and 4 records.
   private var pools = (1...ZoneRecordStore.pooledLimit).map { Pool(blockSize: $0) }
-  /// The array a device's records are taken into when it has no array of its own (empty,
-  /// keeping its capacity).
+  /// The array a block's records are taken into (empty, keeping its capacity).
   private var scratch: [ZoneRecord] = []
-  /// The block the records last taken out came from (its ``RecordHome/pooled(_:)`` bits): still the device's until they are put back, so that records put
-  /// back as many as they were go back to it with no free list in between.
+  /// The block the records last taken out came from (its bits): still the device's until they
+  /// are put back, so that records put back as many as they were go back to it with no free
+  /// list in between.
   private var takenBlock: UInt32?
 
   init() {}
@@ -148,247 +139,177 @@ struct ZoneRecordStore {
   /// The number of blocks in use, by record count (index 0: one record).
   var blockCounts: [Int] { pools.map(\.count) }
 
+  /// A block's record count (1 to ``pooledLimit``) and its index among the blocks of that size.
   @inline(__always)
-  private static func split(_ bits: UInt32) -> (count: Int, block: UInt32) {
+  static func split(_ bits: UInt32) -> (count: Int, block: UInt32) {
     (Int(bits >> indexBits) &+ 1, bits & indexMask)
   }
 
+  /// The bytes of an array buffer's header before its first element (checked in debug builds
+  /// by ``ZoneEvaluator/recordAddresses(ofDevice:in:)``).
+  static var arrayHeaderBytes: Int { 32 }
+
   // MARK: - Reading in place
 
-  /// The number of records at `home`.
+  /// Calls `body` with the records of block `bits`, read in place.
   @inline(__always)
-  func count(_ home: borrowing RecordHome) -> Int {
-    switch home {
-    case .none: return 0
-    case .pooled(let bits): return Self.split(bits).count
-    case .many(let records): return records.count
-    }
-  }
-
-  /// Calls `body` with the records at `home`, read in place.
-  @inline(__always)
-  func withRecords<Result>(
-    _ home: borrowing RecordHome, _ body: (UnsafeBufferPointer<ZoneRecord>) throws -> Result
+  func withBlock<Result>(
+    _ bits: UInt32, _ body: (UnsafeBufferPointer<ZoneRecord>) throws -> Result
   ) rethrows -> Result {
-    switch home {
-    case .none:
-      return try body(UnsafeBufferPointer(start: nil, count: 0))
-    case .pooled(let bits):
-      let (count, block) = Self.split(bits)
-      return try pools[count &- 1].withBlock(block, body)
-    case .many(let records):
-      return try records.withUnsafeBufferPointer(body)
-    }
+    let (count, block) = Self.split(bits)
+    // Through the pool table's buffer: `pools[k]` would copy (retain) the pool's arrays.
+    return try pools.withUnsafeBufferPointer { try $0[count &- 1].withBlock(block, body) }
   }
 
-  /// A copy of the records at `home` (outside the per-fix step: it allocates).
-  func records(_ home: borrowing RecordHome) -> [ZoneRecord] {
-    withRecords(home) { Array($0) }
-  }
-
-  /// Where the records at `home` are, read without retaining anything (for prefetches): the
-  /// array's buffer (`nil` for a block), the first record, and the count. An array's buffer is
-  /// its header (object header, count, capacity; ``arrayHeaderBytes``) and then its elements;
-  /// a block is found through its chunk's buffer, read as bits from the chunk table.
+  /// The address of block `bits`'s first record, read without retaining anything (for
+  /// prefetches): through its chunk's buffer, read as bits from the chunk table.
   @inline(__always)
-  func addresses(
-    _ home: borrowing RecordHome
-  ) -> (header: UnsafeRawPointer?, first: UnsafeRawPointer?, count: Int) {
-    switch home {
-    case .none:
-      return (nil, nil, 0)
-    case .pooled(let bits):
-      let (count, block) = Self.split(bits)
-      let first = pools.withUnsafeBufferPointer { $0[count &- 1].address(of: block) }
-      return (nil, first, count)
-    case .many(let records):
-      let buffer = unsafeBitCast(records, to: UnsafeRawPointer.self)
-      let count = buffer.load(fromByteOffset: 16, as: Int.self)
-      assert(count == records.count, "array header layout")
-      return (buffer, buffer + Self.arrayHeaderBytes, count)
-    }
+  func address(ofBlock bits: UInt32) -> UnsafeRawPointer {
+    let (count, block) = Self.split(bits)
+    return pools.withUnsafeBufferPointer { $0[count &- 1].address(of: block) }
   }
-
-  /// The bytes of an array buffer's header before its first element (checked in debug builds
-  /// by ``addresses(_:)``).
-  static var arrayHeaderBytes: Int { 32 }
 
   // MARK: - Taking out and putting back
 
-  /// Moves the records at `home` out into an array (the scratch, or the device's own array),
-  /// leaving `home` empty until ``put(_:into:pooling:)``.
-  ///
-  /// The paths of a block are kept out of line: inlined into the per-fix step, they doubled its
-  /// uniqueness checks and reference counting in code that a small fleet never runs, and the
-  /// harbor week's evaluation took about 4 % longer.
-  @inline(__always)
-  mutating func take(_ home: inout RecordHome) -> [ZoneRecord] {
-    var taken = RecordHome.none
-    swap(&taken, &home)
-    switch consume taken {
-    case .none:
-      // The empty array, with no buffer: a record added to it allocates, as it did before the
-      // store (taking the scratch here cost a million devices' fixes over 100 circles, most of
-      // them in no zone, about 5 % of their evaluation).
-      return []
-    case .pooled(let bits):
-      return takeBlock(bits)
-    case .many(let records):
-      return records
-    }
-  }
-
-  /// The records of the block `bits`, in the scratch; the block is held until they are put back.
+  /// The records of block `bits`, in the scratch; the block is held until they are put back
+  /// (``putInBlock(_:)``, or ``releaseTakenBlock()``).
   @inline(never)
-  private mutating func takeBlock(_ bits: UInt32) -> [ZoneRecord] {
-    let (count, block) = Self.split(bits)
-    var records = takeScratch()
-    // Through the pool table's buffer: `pools[k]` would copy (retain) the pool's arrays.
-    pools.withUnsafeBufferPointer { pools in
-      pools[count &- 1].withBlock(block) { taken in
-        for k in 0..<count { records.append(taken[k]) }
-      }
+  mutating func takeBlock(_ bits: UInt32) -> [ZoneRecord] {
+    var records: [ZoneRecord] = []
+    swap(&records, &scratch)
+    withBlock(bits) { taken in
+      for k in taken.indices { records.append(taken[k]) }
     }
     releaseTakenBlock()
     takenBlock = bits
     return records
   }
 
-  /// Puts `records` (sorted by zone slot) at `home`, which must be empty: in a block when
-  /// `pooling` and there are at most ``pooledLimit``, else as the device's array. `records` is
-  /// left empty.
-  @inline(__always)
-  mutating func put(_ records: inout [ZoneRecord], into home: inout RecordHome, pooling: Bool) {
-    let count = records.count
-    if takenBlock == nil && (!pooling || count > Self.pooledLimit) {
-      // No block involved: none held, none wanted.
-      guard count > 0 else { return }
-      // Moved, not copied: `home = .many(records)` then `records = []` retained and released
-      // the array at every fix.
-      var moved: [ZoneRecord] = []
-      swap(&moved, &records)
-      home = .many(moved)
-      return
-    }
-    putWithBlocks(&records, into: &home, pooling: pooling)
-  }
-
-  /// ``put(_:into:pooling:)`` when a block is held or wanted.
+  /// Puts `records` (one to ``pooledLimit``, sorted by zone slot) in a block of their count and
+  /// returns its bits: the block they were taken from when the count is the same (written only
+  /// if their bytes changed: a device on familiar ground finds its records as they were, marks
+  /// included), else a free one. `records` is left empty, its buffer kept as the scratch when
+  /// larger.
   @inline(never)
-  private mutating func putWithBlocks(
-    _ records: inout [ZoneRecord], into home: inout RecordHome, pooling: Bool
-  ) {
+  mutating func putInBlock(_ records: inout [ZoneRecord]) -> UInt32 {
     let count = records.count
-    if count == 0 {
-      releaseTakenBlock()
-      if records.capacity > 0 { recycle(&records) }
-    } else if pooling && count <= Self.pooledLimit {
-      let block: UInt32
-      if let taken = takenBlock, Self.split(taken).count == count {
-        // Back to the block they came from, written only when changed: a device on familiar
-        // ground finds its records as they were, marks included, and a write costs the
-        // uniqueness checks of three arrays.
-        block = Self.split(taken).block
-        takenBlock = nil
-        let unchanged = records.withUnsafeBufferPointer { records in
-          pools.withUnsafeBufferPointer { pools in
-            pools[count &- 1].withBlock(block) { stored in
-              memcmp(
-                stored.baseAddress!, records.baseAddress!,
-                count * MemoryLayout<ZoneRecord>.stride) == 0
-            }
-          }
+    precondition(count >= 1 && count <= Self.pooledLimit, "a block holds one to four records")
+    let block: UInt32
+    if let taken = takenBlock, Self.split(taken).count == count {
+      block = Self.split(taken).block
+      takenBlock = nil
+      let unchanged = records.withUnsafeBufferPointer { records in
+        withBlock(taken) { stored in
+          memcmp(
+            stored.baseAddress!, records.baseAddress!,
+            count * MemoryLayout<ZoneRecord>.stride) == 0
         }
-        if !unchanged {
-          records.withUnsafeBufferPointer { pools[count &- 1].write($0, to: block) }
-        }
-      } else {
-        releaseTakenBlock()
-        block = records.withUnsafeBufferPointer { pools[count &- 1].store($0) }
       }
-      home = .pooled(UInt32(count &- 1) << Self.indexBits | block)
-      records.removeAll(keepingCapacity: true)
-      recycle(&records)
+      if !unchanged {
+        records.withUnsafeBufferPointer { pools[count &- 1].write($0, to: block) }
+      }
     } else {
       releaseTakenBlock()
-      var moved: [ZoneRecord] = []
-      swap(&moved, &records)
-      home = .many(moved)
+      block = records.withUnsafeBufferPointer { pools[count &- 1].store($0) }
     }
+    records.removeAll(keepingCapacity: true)
+    if records.capacity > scratch.capacity { swap(&records, &scratch) }
+    records = []
+    return UInt32(count &- 1) << Self.indexBits | block
   }
 
-  /// Frees the block of the records last taken out, when they were not put back into it.
+  /// Frees the block of the records last taken out, when they are not put back into a block.
   @inline(__always)
-  private mutating func releaseTakenBlock() {
+  mutating func releaseTakenBlock() {
     guard let taken = takenBlock else { return }
     let (count, block) = Self.split(taken)
     pools[count &- 1].freeBlocks.append(block)
     takenBlock = nil
   }
 
-  /// Takes the records at `home` out, calls `body` with them, and puts them back.
-  mutating func modify<Result>(
-    _ home: inout RecordHome, pooling: Bool, _ body: (inout [ZoneRecord]) throws -> Result
-  ) rethrows -> Result {
-    var records = take(&home)
-    defer { put(&records, into: &home, pooling: pooling) }
-    return try body(&records)
-  }
-
-  /// The home of `records` (sorted by zone slot), stored now (a restored snapshot's devices).
-  mutating func home(of records: consuming [ZoneRecord], pooling: Bool) -> RecordHome {
+  /// A block holding `records` (one to ``pooledLimit``), made now (a restored snapshot's
+  /// devices).
+  mutating func block(of records: [ZoneRecord]) -> UInt32 {
     var records = records
-    var home = RecordHome.none
-    put(&records, into: &home, pooling: pooling)
-    return home
-  }
-
-  @inline(__always)
-  private mutating func takeScratch() -> [ZoneRecord] {
-    var records: [ZoneRecord] = []
-    swap(&records, &scratch)
-    return records
-  }
-
-  /// Keeps the emptied `records` as the scratch when it holds more than the scratch does.
-  @inline(__always)
-  private mutating func recycle(_ records: inout [ZoneRecord]) {
-    if records.capacity > scratch.capacity { swap(&records, &scratch) }
-    records = []
+    releaseTakenBlock()
+    return putInBlock(&records)
   }
 }
 
 extension ZoneEvaluator {
-  /// A copy of device slot `d`'s records (outside the per-fix step).
+  /// The bits of device slot `d`'s block, or `nil` when its records are in its array.
+  @inline(__always)
+  func recordBlock(ofDevice d: Int) -> UInt32? {
+    d < recordBlocks.count && recordBlocks[d] != 0 ? recordBlocks[d] &- 1 : nil
+  }
+
+  /// Whether the records put back now go to blocks (a fleet of
+  /// ``ZoneRecordStore/pooledFleet`` devices or more; ``recordPoolingFleet`` in tests).
+  @inline(__always)
+  var poolsRecords: Bool { devices.count >= recordPoolingFleet }
+
+  /// A copy of device slot `d`'s records (outside the per-fix step: it allocates).
   func records(ofDevice d: Int) -> [ZoneRecord] {
-    recordStore.records(devices[d].recordHome)
+    withRecords(ofDevice: d) { Array($0) }
   }
 
   /// The number of records device slot `d` holds.
   func recordCount(ofDevice d: Int) -> Int {
-    recordStore.count(devices[d].recordHome)
+    if let bits = recordBlock(ofDevice: d) { return ZoneRecordStore.split(bits).count }
+    return devices[d].records.count
   }
 
-  /// Device slot `d`'s records, moved out for the per-fix step (see ``ZoneRecordStore``).
+  /// Calls `body` with device slot `d`'s records, read in place.
+  @inline(__always)
+  func withRecords<Result>(
+    ofDevice d: Int, _ body: (UnsafeBufferPointer<ZoneRecord>) throws -> Result
+  ) rethrows -> Result {
+    if let bits = recordBlock(ofDevice: d) { return try recordStore.withBlock(bits, body) }
+    return try devices[d].records.withUnsafeBufferPointer(body)
+  }
+
+  /// Device slot `d`'s records, moved out for the per-fix step: its array, or its block's
+  /// records in the store's scratch (see ``ZoneRecordStore``).
   @inline(__always)
   mutating func takeRecords(ofDevice d: Int) -> [ZoneRecord] {
-    recordStore.take(&devices[d].recordHome)
+    var records: [ZoneRecord] = []
+    swap(&records, &devices[d].records)
+    if let bits = recordBlock(ofDevice: d) {
+      recordBlocks[d] = 0
+      records = recordStore.takeBlock(bits)
+    }
+    return records
   }
 
-  /// Puts `records` back as device slot `d`'s (whose records must have been taken out).
+  /// Puts `records` back as device slot `d`'s (whose records must have been taken out): in a
+  /// block when the fleet pools its records and they are one to four, else in its array.
   @inline(__always)
   mutating func putRecords(_ records: inout [ZoneRecord], device d: Int) {
-    recordStore.put(
-      &records, into: &devices[d].recordHome,
-      pooling: devices.count >= recordPoolingFleet)
+    if poolsRecords, !records.isEmpty, records.count <= ZoneRecordStore.pooledLimit {
+      putInBlock(&records, device: d)
+    } else {
+      recordStore.releaseTakenBlock()
+      swap(&records, &devices[d].records)
+    }
+  }
+
+  /// ``putRecords(_:device:)`` into a block.
+  @inline(never)
+  mutating func putInBlock(_ records: inout [ZoneRecord], device d: Int) {
+    let bits = recordStore.putInBlock(&records)
+    if recordBlocks.count <= d {
+      recordBlocks.append(contentsOf: repeatElement(0, count: devices.count - recordBlocks.count))
+    }
+    recordBlocks[d] = bits &+ 1
   }
 
   /// Calls `body` with device slot `d`'s records to change them (outside the per-fix step).
   mutating func modifyRecords<Result>(
     ofDevice d: Int, _ body: (inout [ZoneRecord]) throws -> Result
   ) rethrows -> Result {
-    try recordStore.modify(
-      &devices[d].recordHome, pooling: devices.count >= recordPoolingFleet, body)
+    var records = takeRecords(ofDevice: d)
+    defer { putRecords(&records, device: d) }
+    return try body(&records)
   }
 
   /// Calls `body` with the records of every device that holds any, to change them (zone
@@ -397,5 +318,26 @@ extension ZoneEvaluator {
     for d in devices.indices where recordCount(ofDevice: d) > 0 {
       modifyRecords(ofDevice: d) { body(d, &$0) }
     }
+  }
+
+  /// Where device slot `d`'s records are, read without retaining anything (for the batch's
+  /// prefetches; `devices` is the device table's buffer): the array's buffer (`nil` for a
+  /// block), the first record, and the count. An array's buffer is its header (object header,
+  /// count, capacity) and then its elements; the array is read from the state as bits, since
+  /// reading it would read the count in that header and retain it.
+  @inline(__always)
+  func recordAddresses(
+    ofDevice d: Int, in devices: UnsafeBufferPointer<DeviceState>
+  ) -> (header: UnsafeRawPointer?, first: UnsafeRawPointer?, count: Int) {
+    if let bits = recordBlock(ofDevice: d) {
+      return (nil, recordStore.address(ofBlock: bits), ZoneRecordStore.split(bits).count)
+    }
+    precondition(MemoryLayout<[ZoneRecord]>.size == MemoryLayout<UnsafeRawPointer>.size)
+    let state = UnsafeRawPointer(devices.baseAddress! + d)
+    let header = (state + MemoryLayout<DeviceState>.offset(of: \.records)!)
+      .load(as: UnsafeRawPointer.self)
+    let count = header.load(fromByteOffset: 16, as: Int.self)
+    assert(count == devices[d].records.count, "array header layout")
+    return (header, header + ZoneRecordStore.arrayHeaderBytes, count)
   }
 }

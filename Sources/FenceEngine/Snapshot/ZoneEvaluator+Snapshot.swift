@@ -66,6 +66,7 @@ extension ZoneEvaluator {
     var newDevices: [DeviceState] = []
     newDevices.reserveCapacity(snapshot.devices.count)
     var newRecords = ZoneRecordStore()
+    var newBlocks: [UInt32] = []
     var newNames: [String] = []
     newNames.reserveCapacity(snapshot.devices.count)
     var newDiscs: [SafeDisc] = []
@@ -93,8 +94,14 @@ extension ZoneEvaluator {
           DwellEntry(deadline: record.dwellDeadline, device: slot, zone: record.zone,
             stay: record.stay))
       }
-      state.recordHome = newRecords.home(
-        of: records, pooling: snapshot.devices.count >= recordPoolingFleet)
+      if snapshot.devices.count >= recordPoolingFleet, !records.isEmpty,
+        records.count <= ZoneRecordStore.pooledLimit
+      {
+        newBlocks.append(contentsOf: repeatElement(0, count: Int(slot) - newBlocks.count))
+        newBlocks.append(newRecords.block(of: records) &+ 1)
+      } else {
+        state.records = records
+      }
       newDevices.append(state)
       newNames.append(device.name)
       if configuration.skipsUnchangedFixes {
@@ -118,6 +125,7 @@ extension ZoneEvaluator {
     addSequence = snapshot.addSequence
     devices = newDevices
     recordStore = newRecords
+    recordBlocks = newBlocks
     deviceNames = newNames
     pendingExits = newExits
     detachedCheckInFences = newDetached
