@@ -558,6 +558,14 @@ extension Array where Element: Equatable {
 }
 
 extension UnsafeBufferPointer where Element == ZoneRecord {
+  /// Whether a record's dwell waits for its device to be found inside again (read in place: a
+  /// `for record in records` loop copies each record).
+  @inline(__always)
+  var hasWaitingDwell: Bool {
+    for r in indices where self[r].dwell == .waiting { return true }
+    return false
+  }
+
   /// The index of the record for `zone` in records sorted by zone slot, or where it would be
   /// inserted (see `Array.recordIndex(of:)`).
   @inline(__always)

@@ -863,20 +863,14 @@ extension ZoneEvaluator {
   func dwellsMayFire(upTo time: Timestamp, device: Int?) -> Bool {
     if let next = dwellQueue.nextDeadline, next <= time { return true }
     guard let device else { return false }
-    return withRecords(ofDevice: device) { records in
-      for r in records.indices where records[r].dwell == .waiting { return true }
-      return false
-    }
+    return withRecords(ofDevice: device) { $0.hasWaitingDwell }
   }
 
   /// The same for the current device, whose records are `records` (taken out for its step).
   @inline(__always)
   func dwellsMayFire(upTo time: Timestamp, records: [ZoneRecord]) -> Bool {
     if let next = dwellQueue.nextDeadline, next <= time { return true }
-    return records.withUnsafeBufferPointer { records in
-      for r in records.indices where records[r].dwell == .waiting { return true }
-      return false
-    }
+    return records.withUnsafeBufferPointer { $0.hasWaitingDwell }
   }
 
   /// Whether every record is a stay (checked in or inside silently) that this fix found inside

@@ -836,17 +836,17 @@ extension ZoneEvaluator {
   /// Drops the kept check-in fence ids whose record is gone or was checked in again since.
   private mutating func forgetStaleCheckInFences() {
     guard !detachedCheckInFences.isEmpty else { return }
-    // Second references to the tables the closure reads (no copy: nothing writes them here).
-    let (devices, blocks, store) = (devices, recordBlocks, recordStore)
-    detachedCheckInFences.removeAll { d, zone in
+    // The table is moved out while it is filtered, so that the filter may read the evaluator.
+    var detached = DetachedCheckInFences()
+    swap(&detached, &detachedCheckInFences)
+    detached.removeAll { d, zone in
       guard d < devices.count else { return true }
-      let isStale = { (records: UnsafeBufferPointer<ZoneRecord>) -> Bool in
+      return withRecords(ofDevice: d) { records in
         let (r, found) = records.recordIndex(of: zone)
         return !found || records[r].checkInFenceSlot != ZoneRecord.detachedFence
       }
-      if d < blocks.count, blocks[d] != 0 { return store.withBlock(blocks[d] &- 1, isStale) }
-      return devices[d].records.withUnsafeBufferPointer(isStale)
     }
+    swap(&detached, &detachedCheckInFences)
   }
 
   /// Applies replaced zones' dwell times to stays whose dwell has not fired yet, in one pass over

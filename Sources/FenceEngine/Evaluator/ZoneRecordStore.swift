@@ -139,6 +139,11 @@ struct ZoneRecordStore {
   /// The number of blocks in use, by record count (index 0: one record).
   var blockCounts: [Int] { pools.map(\.count) }
 
+  /// Whether a large fleet keeps `count` records in a block (one to ``pooledLimit``) rather than
+  /// in the device's array.
+  @inline(__always)
+  static func fitsBlock(_ count: Int) -> Bool { count >= 1 && count <= pooledLimit }
+
   /// A block's record count (1 to ``pooledLimit``) and its index among the blocks of that size.
   @inline(__always)
   static func split(_ bits: UInt32) -> (count: Int, block: UInt32) {
@@ -193,7 +198,7 @@ struct ZoneRecordStore {
   @inline(never)
   mutating func putInBlock(_ records: inout [ZoneRecord]) -> UInt32 {
     let count = records.count
-    precondition(count >= 1 && count <= Self.pooledLimit, "a block holds one to four records")
+    precondition(Self.fitsBlock(count), "a block holds one to four records")
     let block: UInt32
     if let taken = takenBlock, Self.split(taken).count == count {
       block = Self.split(taken).block
@@ -285,7 +290,7 @@ extension ZoneEvaluator {
   /// block when the fleet pools its records and they are one to four, else in its array.
   @inline(__always)
   mutating func putRecords(_ records: inout [ZoneRecord], device d: Int) {
-    if poolsRecords, !records.isEmpty, records.count <= ZoneRecordStore.pooledLimit {
+    if poolsRecords, ZoneRecordStore.fitsBlock(records.count) {
       putInBlock(&records, device: d)
     } else {
       recordStore.releaseTakenBlock()

@@ -94,9 +94,8 @@ extension ZoneEvaluator {
           DwellEntry(deadline: record.dwellDeadline, device: slot, zone: record.zone,
             stay: record.stay))
       }
-      if snapshot.devices.count >= recordPoolingFleet, !records.isEmpty,
-        records.count <= ZoneRecordStore.pooledLimit
-      {
+      // As `putRecords(_:device:)` places them, the fleet being the snapshot's.
+      if snapshot.devices.count >= recordPoolingFleet, ZoneRecordStore.fitsBlock(records.count) {
         newBlocks.append(contentsOf: repeatElement(0, count: Int(slot) - newBlocks.count))
         newBlocks.append(newRecords.block(of: records) &+ 1)
       } else {
