@@ -61,6 +61,9 @@ import Testing
       name: "monitoring no region", arguments: ["run", "--zones", zones, firstHour, "--monitor", "0"],
       status: 2, message: "Error: --monitor must be a whole number from 1 to 1000000, got 0."),
     ErrorCase(
+      name: "a negative cell cache", arguments: ["run", "--zones", zones, firstHour, "--cell-cache", "-1"],
+      status: 2, message: "Error: --cell-cache must be a whole number from 0 to 16777216, got -1."),
+    ErrorCase(
       name: "a map that is neither HTML nor SVG",
       arguments: ["run", "--zones", zones, firstHour, "--map", "out.png"], status: 2,
       message: "Error: --map must name an .html or .svg file, for example --map run.html."),

@@ -22,6 +22,9 @@ import Testing
     GoldenCase(golden: "nyharbor-first-hour.ndjson", options: []),
     // Skipping fixes inside a device's safe radius must not change a single event.
     GoldenCase(golden: "nyharbor-first-hour.ndjson", options: ["--skip-unchanged"]),
+    // Nor may the cell cache, off or small enough to be emptied again and again.
+    GoldenCase(golden: "nyharbor-first-hour.ndjson", options: ["--cell-cache", "0"]),
+    GoldenCase(golden: "nyharbor-first-hour.ndjson", options: ["--cell-cache", "1"]),
     GoldenCase(
       golden: "nyharbor-first-hour-monitor-diagnostics.ndjson",
       options: ["--monitor", "3", "--radius", "2000", "--diagnostics"]),

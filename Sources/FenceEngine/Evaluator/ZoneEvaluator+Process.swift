@@ -238,8 +238,11 @@ extension ZoneEvaluator {
     guard configuration.proximity != nil else { return }
     makeRoomForMonitoredSets()
     if scratchMonitored != monitoredSets[d] {
-      appendMonitoredChange(
-        from: monitoredSets[d], to: scratchMonitored, time: t, device: d, into: &events)
+      // Read into locals first: the evaluator's own fields as arguments of its mutating
+      // method made the compiler copy the whole evaluator (with a retain of every table).
+      let previous = monitoredSets[d]
+      let current = scratchMonitored
+      appendMonitoredChange(from: previous, to: current, time: t, device: d, into: &events)
     }
     swap(&scratchMonitored, &monitoredSets[d])
     scratchMonitored.empty()
@@ -944,6 +947,10 @@ extension ZoneEvaluator {
 extension ZoneEvaluator {
   /// The id of the fence that `record` (of device slot `d`) last checked in through: its
   /// element's id, or the one kept when a zone change removed the fence ("" before any stay).
+  ///
+  /// Always inlined, as ``elementID(at:)``: out of line, each check-out copied the whole
+  /// evaluator onto the stack to call it.
+  @inline(__always)
   func checkInFence(of record: ZoneRecord, device d: Int) -> String {
     if record.checkInFenceSlot >= 0 { return elementID(at: record.checkInFenceSlot) }
     guard record.checkInFenceSlot == ZoneRecord.detachedFence else { return "" }

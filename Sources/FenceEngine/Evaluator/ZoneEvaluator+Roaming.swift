@@ -250,6 +250,7 @@ extension ZoneEvaluator {
   }
 
   /// An event of a roaming pair with its zone's id and custom data and the roaming device.
+  @inline(__always)  // out of line, its callers copied the whole evaluator to call it
   func roamingEvent(
     _ kind: ZoneEvent.Kind, _ record: RoamingRecord, target d: Int, time: Timestamp
   ) -> ZoneEvent {
@@ -264,6 +265,7 @@ extension ZoneEvaluator {
 
   /// The dwell event of a roaming pair: at the target's last accepted fix, or at `fix` when the
   /// dwell waited for this fix to find the pair inside again.
+  @inline(__always)  // out of line, its callers copied the whole evaluator to call it
   func roamingDwell(_ record: RoamingRecord, target d: Int, fix: FixReading?) -> ZoneEvent {
     var event = roamingEvent(.dwell, record, target: d, time: record.dwellDeadline)
     event.checkInTime = record.checkInTime

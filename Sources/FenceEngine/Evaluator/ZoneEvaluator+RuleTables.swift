@@ -88,6 +88,7 @@ extension ZoneEvaluator {
   }
 
   /// Whether a fence of the zone in slot `zone` holds device `d`'s last accepted position.
+  @inline(__always)  // out of line, its callers copied the whole evaluator to call it
   func lastPositionIsInside(zone: Int32, device d: Int) -> Bool {
     guard devices[d].hasFix, let slots = zoneSlots[Int(zone)]?.slots else { return false }
     let coordinate = devices[d].lastCoordinate

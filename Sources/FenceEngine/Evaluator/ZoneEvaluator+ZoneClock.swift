@@ -154,6 +154,7 @@ extension ZoneEvaluator {
 
   /// The check-out of a stay ended by the zone rather than the device: stamped `instant`, at the
   /// device's last accepted position, speed and course.
+  @inline(__always)  // out of line, its callers copied the whole evaluator to call it
   func closingCheckOut(
     _ record: ZoneRecord, device d: Int, at instant: Timestamp, reason: CheckOutReason
   ) -> ZoneEvent {

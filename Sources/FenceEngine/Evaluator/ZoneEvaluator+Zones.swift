@@ -83,6 +83,7 @@ extension ZoneEvaluator {
   }
 
   /// The slot of the zone with this id, if loaded.
+  @inline(__always)  // out of line, its callers copied the whole evaluator to call it
   func zoneSlot(id: String) -> Int32? {
     zoneSlots.withUnsafeBufferPointer { slots in
       zoneSlotByID.slot(of: id) { Self.zoneID($0, in: slots) }
@@ -892,6 +893,11 @@ extension ZoneEvaluator {
   }
 
   /// The id of the fence or GEOLINE in `slot` ("" for a free slot).
+  ///
+  /// Always inlined: called out of line from the mutating per-fix steps (each check-in and
+  /// check-out), it made the compiler copy the whole evaluator (2,385 bytes) onto the stack
+  /// first; a cold million circles spent a third of its evaluation in that copy.
+  @inline(__always)
   func elementID(at slot: Int32) -> String {
     Self.elementID(slot, ids: elementIDs, cores: elementCores, zones: zoneSlots)
   }

@@ -67,6 +67,13 @@ struct RunCommand: ParsableCommand {
   @Flag(help: "Skip the geometric tests for fixes that provably cannot enter, leave or cross anything (inside a per-device safe radius); the events are the same. Ignored with --monitor.")
   var skipUnchanged = false
 
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "The most cells (1/1024 degree) of fence answers the cell cache holds, 160 bytes each; 0 turns it off. The events are the same either way.",
+      valueName: "cells"))
+  var cellCache: Int = ZoneEvaluator.Configuration.default.cellCacheCapacity
+
   // MARK: Outputs
 
   @Option(help: ArgumentHelp("Write every event as NDJSON to this file (`-` for standard output).", valueName: "file"))
@@ -103,6 +110,7 @@ struct RunCommand: ParsableCommand {
     guard !tracks.isEmpty else {
       throw ValidationError("Give at least one track file (.csv, .gpx or .ndjson) after the options.")
     }
+    try OptionRange.check("--cell-cache", cellCache, 0...ZoneEvaluator.Configuration.maximumCellCacheCapacity)
     guard mapEvents >= 0 else {
       throw ValidationError("--map-events must be 0 or more events, got \(mapEvents).")
     }
@@ -125,8 +133,10 @@ struct RunCommand: ParsableCommand {
 
   /// The engine configuration the options describe.
   var engineConfiguration: ZoneEvaluator.Configuration {
-    engine.configuration(
+    var configuration = engine.configuration(
       predicateBackend: backend == .geos ? .geosPrepared : .native, skipsUnchangedFixes: skipUnchanged)
+    configuration.cellCacheCapacity = cellCache
+    return configuration
   }
 
   func run() throws {
