@@ -238,11 +238,8 @@ extension ZoneEvaluator {
     guard configuration.proximity != nil else { return }
     makeRoomForMonitoredSets()
     if scratchMonitored != monitoredSets[d] {
-      // Read into locals first: the evaluator's own fields as arguments of its mutating
-      // method made the compiler copy the whole evaluator (with a retain of every table).
-      let previous = monitoredSets[d]
-      let current = scratchMonitored
-      appendMonitoredChange(from: previous, to: current, time: t, device: d, into: &events)
+      appendMonitoredChange(
+        from: monitoredSets[d], to: scratchMonitored, time: t, device: d, into: &events)
     }
     swap(&scratchMonitored, &monitoredSets[d])
     scratchMonitored.empty()

@@ -131,7 +131,11 @@ extension ZoneEvaluator {
 
   /// Appends a `monitoredSetChanged` event listing the ids that came on and went off, each
   /// sorted.
-  func appendMonitoredChange(
+  ///
+  /// Mutating although it changes nothing of the evaluator, as
+  /// ``appendEvent(_:time:device:zone:fence:to:_:)``: called from the per-fix step, a
+  /// non-mutating method made the compiler copy the whole evaluator first.
+  mutating func appendMonitoredChange(
     from previous: [Int32], to current: [Int32], time: Timestamp, device d: Int,
     into events: inout [ZoneEvent]
   ) {
