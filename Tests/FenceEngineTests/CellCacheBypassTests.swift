@@ -9,17 +9,23 @@ import Testing
 @Suite struct CellCacheBypassTests {
   let window = ContainmentCellCache.bypassWindow
 
-  /// Feeds `fixes` fixes to the bypass decision, `hitsPerWindow` of each window counted as hits.
+  /// Feeds `windows` windows of fixes to the bypass decision, `hitsPerWindow` of each
+  /// window's fixes counted as hits and `fillsPerWindow` as cells filed; returns how many were
+  /// bypassed.
   func run(
-    _ cache: inout ContainmentCellCache, windows: Int, hitsPerWindow: Int, fences: Int
+    _ cache: inout ContainmentCellCache, windows: Int, hitsPerWindow: Int, fences: Int,
+    fillsPerWindow: Int = 0, circles: Bool = false
   ) -> Int {
     var bypassed = 0
     for _ in 0..<windows {
       for fix in 0..<window {
-        if cache.bypasses(searchIsCheap: fences <= ContainmentCellCache.bypassableFences) {
+        if cache.bypasses(
+          searchIsCheap: fences <= ContainmentCellCache.bypassableFences, fencesAreCircles: circles)
+        {
           bypassed += 1
-        } else if fix < hitsPerWindow {
-          cache.hits += 1
+        } else {
+          if fix < hitsPerWindow { cache.hits += 1 }
+          if fix < fillsPerWindow { cache.fills += 1 }
         }
       }
     }
@@ -45,6 +51,52 @@ import Testing
     #expect(run(&cache, windows: 1, hitsPerWindow: 0, fences: 100) == 0)
     #expect(run(&cache, windows: 1, hitsPerWindow: window / 4, fences: 100) == 0)
     #expect(cache.bypassedFixes == 0)
+  }
+
+  /// Over circles alone, four windows in a row filing more than one fix's cell in 16 bypass
+  /// the cache even when nearly every fix hits; one window fewer, or exactly one in 16, does
+  /// not.
+  @Test func frequentFilingOverCirclesBypassesAfterFourWindows() {
+    let many = window / ContainmentCellCache.fillShare + 1
+    var cache = ContainmentCellCache(capacity: 1_024)
+    #expect(run(&cache, windows: 3, hitsPerWindow: window, fences: 100, fillsPerWindow: many, circles: true) == 0)
+    #expect(run(&cache, windows: 1, hitsPerWindow: window, fences: 100, fillsPerWindow: many - 1, circles: true) == 0)
+    #expect(run(&cache, windows: 3, hitsPerWindow: window, fences: 100, fillsPerWindow: many, circles: true) == 0)
+    #expect(cache.bypassedFixes == 0)
+    #expect(run(&cache, windows: 1, hitsPerWindow: window, fences: 100, fillsPerWindow: many, circles: true) == 0)
+    #expect(run(&cache, windows: 16, hitsPerWindow: window, fences: 100, fillsPerWindow: many, circles: true) == 16 * window)
+  }
+
+  /// With polygons among the fences the filing counts do not matter: their cell tests are what
+  /// the cache is for.
+  @Test func frequentFilingWithPolygonsKeepsTheCache() {
+    var cache = ContainmentCellCache(capacity: 1_024)
+    #expect(run(&cache, windows: 8, hitsPerWindow: window, fences: 100, fillsPerWindow: window, circles: false) == 0)
+    #expect(cache.bypassedFixes == 0)
+  }
+
+  /// A try that does not pay either bypasses twice as long as the run before, up to 256
+  /// windows; a window that pays starts over at 16. (Each run is read from the fixes left to
+  /// bypass and then ended, rather than fed fix by fix.)
+  @Test func runsOfBypassDoubleUntilAWindowPays() {
+    var cache = ContainmentCellCache(capacity: 1_024)
+    #expect(run(&cache, windows: 2, hitsPerWindow: 0, fences: 100) == 0)
+    var expected = ContainmentCellCache.bypassWindows
+    for _ in 0..<6 {
+      #expect(cache.bypassLeft == expected * window)
+      cache.bypassLeft = 0
+      // The one window tried, which does not pay either.
+      #expect(run(&cache, windows: 1, hitsPerWindow: 0, fences: 100) == 0)
+      expected = min(2 * expected, ContainmentCellCache.longestBypass)
+    }
+    #expect(expected == ContainmentCellCache.longestBypass)
+    #expect(cache.bypassLeft == expected * window)
+    #expect(run(&cache, windows: 1, hitsPerWindow: 0, fences: 100) == window)
+    cache.bypassLeft = 0
+    // A window that pays, then two that do not: back to 16.
+    #expect(run(&cache, windows: 1, hitsPerWindow: window, fences: 100) == 0)
+    #expect(run(&cache, windows: 2, hitsPerWindow: 0, fences: 100) == 0)
+    #expect(cache.bypassLeft == ContainmentCellCache.bypassWindows * window)
   }
 
   @Test func aLargeIndexAlwaysUsesTheCache() {

@@ -94,13 +94,17 @@ struct ContainmentCellCache {
   private var shift: UInt64 = 63
   /// Fixes answered from a filed cell, and cells filed (parents included).
   var hits = 0
-  private(set) var fills = 0
+  var fills = 0
   /// The adaptive bypass's state (see `ContainmentCellCache+Bypass.swift`): fixes counted in
-  /// the current window, ``hits`` when it began, windows in a row with few hits, fixes left to
-  /// bypass, fixes bypassed in all.
+  /// the current window, ``hits`` and ``fills`` when it began, windows in a row with few hits
+  /// and with many fills, bypass runs since a window last paid, fixes left to bypass, fixes
+  /// bypassed in all.
   var windowFixes = 0
   var windowStartHits = 0
+  var windowStartFills = 0
   var lowWindows = 0
+  var fillingWindows = 0
+  var bypassRuns = 0
   var bypassLeft = 0
   var bypassedFixes = 0
 

@@ -24,7 +24,10 @@ extension ZoneEvaluator {
     }
     let searchIsCheap =
       fenceIndex.count <= ContainmentCellCache.bypassableFences || fenceIndex.answersPointsFromGrid
-    if cellCache.bypasses(searchIsCheap: searchIsCheap) { return nil }
+    // No polygon table: no polygon was added since the element tables were last emptied.
+    if cellCache.bypasses(searchIsCheap: searchIsCheap, fencesAreCircles: polygonFences.isEmpty) {
+      return nil
+    }
     if cellCache.emptyings >> 32 != cellMemoEra { startCellMemoEra() }
     let memo = devices.withUnsafeBufferPointer { $0[d].cellMemo }
     if memo.key == key, memo.emptyings == UInt32(truncatingIfNeeded: cellCache.emptyings) {
