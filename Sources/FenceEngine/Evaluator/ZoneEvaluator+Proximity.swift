@@ -86,20 +86,28 @@ extension ZoneEvaluator {
   /// The up to `fenceCount` fences and `lineCount` GEOLINEs nearest to `position` within
   /// `radius` metres, each list sorted by distance then slot.
   ///
-  /// Not mutating, so that the distance closures borrow the evaluator instead of copying it.
+  /// The distance closures capture only the tables they read, and the method is always
+  /// inlined: a closure calling a method of the evaluator (or this method out of line) made its
+  /// mutating caller copy the whole evaluator, once per fix with monitoring.
+  @inline(__always)
   func nearestRegions(
     to position: Position, within radius: Double, fenceCount: Int, lineCount: Int,
     fences: inout [RTree.Neighbor], lines: inout [RTree.Neighbor],
     scratch: inout RTree.NearestScratch
   ) {
+    let cores = elementCores
+    let polygons = polygonFences
     fenceIndex.nearest(
       to: position, count: fenceCount, within: radius,
-      exactDistance: { fenceDistance($0, from: position) }, into: &fences, scratch: &scratch)
+      exactDistance: { Self.fenceDistance($0, from: position, cores: cores, polygons: polygons) },
+      into: &fences, scratch: &scratch)
     lines.empty()
     if !geolineIndex.isEmpty {
+      let shapes = geolineShapes
       geolineIndex.nearest(
         to: position, count: lineCount, within: radius,
-        exactDistance: { geolineDistance($0, from: position) }, into: &lines, scratch: &scratch)
+        exactDistance: { shapes.sparseSlot($0)?.line.distance(from: position) ?? .infinity },
+        into: &lines, scratch: &scratch)
     }
   }
 
@@ -159,11 +167,5 @@ extension ZoneEvaluator {
     event.on = on.sorted()
     event.off = off.sorted()
     events.append(event.withDeterministicID())
-  }
-
-  /// Metres from a position to the GEOLINE in `slot`.
-  func geolineDistance(_ slot: Int32, from position: Position) -> Double {
-    guard let geoline = geolineShapes.sparseSlot(slot) else { return .infinity }
-    return geoline.line.distance(from: position)
   }
 }
