@@ -63,22 +63,22 @@ extension ZoneEvaluator {
     }
     var closed: [ZoneEvent] = []
     let replaced = Set(batch.replacedExiting)
-    for d in devices.indices where recordCount(ofDevice: d) > 0 {
-      var records = takeRecords(ofDevice: d)
-      defer { putRecords(&records, device: d) }
+    modifyEveryDevicesRecords { evaluator, d, records in
       for r in records.indices {
         let record = records[r]
         guard record.presence == .checkedIn, record.willCheckOut else { continue }
         if let zone = batch.exiting[record.zone] {
-          var event = closingCheckOut(record, device: d, at: now, reason: .zoneRemoved)
+          var event = evaluator.closingCheckOut(record, device: d, at: now, reason: .zoneRemoved)
           event.zone = zone.id
           event.customData = zone.customData
           event.assignDeterministicID()
           closed.append(event)
-        } else if replaced.contains(record.zone), !lastPositionIsInside(zone: record.zone, device: d) {
-          closed.append(closingCheckOut(record, device: d, at: now, reason: .zoneRemoved))
+        } else if replaced.contains(record.zone),
+          !evaluator.lastPositionIsInside(zone: record.zone, device: d)
+        {
+          closed.append(evaluator.closingCheckOut(record, device: d, at: now, reason: .zoneRemoved))
           records[r].windowStart = now
-          endStay(device: d, record: &records[r])
+          evaluator.endStay(device: d, record: &records[r])
         }
       }
     }

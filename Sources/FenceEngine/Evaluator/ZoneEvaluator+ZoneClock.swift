@@ -126,8 +126,7 @@ extension ZoneEvaluator {
     into events: inout [ZoneEvent]
   ) {
     var closed: [ZoneEvent] = []
-    for d in devices.indices where recordCount(ofDevice: d) > 0 {
-      var records = takeRecords(ofDevice: d)
+    modifyEveryDevicesRecords { evaluator, d, records in
       var touched = false
       for r in records.indices {
         let zone = records[r].zone
@@ -135,15 +134,14 @@ extension ZoneEvaluator {
         touched = true
         let record = records[r]
         if record.presence == .checkedIn, record.willCheckOut, let reason {
-          closed.append(closingCheckOut(record, device: d, at: instant, reason: reason))
+          closed.append(evaluator.closingCheckOut(record, device: d, at: instant, reason: reason))
           records[r].windowStart = instant
         }
-        endStay(device: d, record: &records[r])
+        evaluator.endStay(device: d, record: &records[r])
       }
       if touched, !expiring.isEmpty {
         records.removeAll { expiring.contains($0.zone) }
       }
-      putRecords(&records, device: d)
     }
     if !roamingRecords.isEmpty {
       closed += closeRoamingStays(in: closing, expiring: expiring, at: instant)

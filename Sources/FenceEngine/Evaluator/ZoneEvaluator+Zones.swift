@@ -805,7 +805,7 @@ extension ZoneEvaluator {
     var removedZone = Array(repeating: false, count: zoneSlots.count)
     for slot in batch.zones { removedZone[Int(slot)] = true }
     if !batch.zones.isEmpty {
-      modifyEveryDevicesRecords { _, records in records.removeAll { removedZone[Int($0.zone)] } }
+      modifyEveryDevicesRecords { _, _, records in records.removeAll { removedZone[Int($0.zone)] } }
       pendingExits.removeAll { _, zone in removedZone[Int(zone)] }
     }
     if !batch.elements.isEmpty {
@@ -822,15 +822,13 @@ extension ZoneEvaluator {
   /// `removedElement` marks the batch's element slots.
   private mutating func detachCheckInFences(removedBy batch: RemovalBatch, removedElement: [Bool]) {
     let removedID = Dictionary(zip(batch.elements, batch.elementIDs)) { _, last in last }
-    for d in devices.indices where recordCount(ofDevice: d) > 0 {
-      var records = takeRecords(ofDevice: d)
+    modifyEveryDevicesRecords { evaluator, d, records in
       for r in records.indices {
         let slot = records[r].checkInFenceSlot
         guard slot >= 0, removedElement[Int(slot)], let id = removedID[slot] else { continue }
-        detachedCheckInFences[device: d, zone: records[r].zone] = id
+        evaluator.detachedCheckInFences[device: d, zone: records[r].zone] = id
         records[r].checkInFenceSlot = ZoneRecord.detachedFence
       }
-      putRecords(&records, device: d)
     }
   }
 
@@ -855,12 +853,10 @@ extension ZoneEvaluator {
   private mutating func rescheduleDwells(zones: [Int32]) {
     var isRescheduled = Array(repeating: false, count: zoneSlots.count)
     for zone in zones { isRescheduled[Int(zone)] = true }
-    for device in devices.indices where recordCount(ofDevice: device) > 0 {
-      var records = takeRecords(ofDevice: device)
+    modifyEveryDevicesRecords { evaluator, device, records in
       for index in records.indices where isRescheduled[Int(records[index].zone)] {
-        rescheduleDwell(device: device, record: &records[index])
+        evaluator.rescheduleDwell(device: device, record: &records[index])
       }
-      putRecords(&records, device: device)
     }
   }
 

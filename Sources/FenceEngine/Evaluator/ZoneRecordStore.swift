@@ -317,11 +317,16 @@ extension ZoneEvaluator {
     return try body(&records)
   }
 
-  /// Calls `body` with the records of every device that holds any, to change them (zone
-  /// changes and clocks).
-  mutating func modifyEveryDevicesRecords(_ body: (_ device: Int, inout [ZoneRecord]) -> Void) {
+  /// Calls `body` with the records of every device that holds any, taken out, to change them
+  /// (zone changes and clocks), and puts them back. `body` gets the evaluator too, to change
+  /// other tables meanwhile (pending exits, the dwell queue).
+  mutating func modifyEveryDevicesRecords(
+    _ body: (_ evaluator: inout ZoneEvaluator, _ device: Int, _ records: inout [ZoneRecord]) -> Void
+  ) {
     for d in devices.indices where recordCount(ofDevice: d) > 0 {
-      modifyRecords(ofDevice: d) { body(d, &$0) }
+      var records = takeRecords(ofDevice: d)
+      body(&self, d, &records)
+      putRecords(&records, device: d)
     }
   }
 
