@@ -21,7 +21,7 @@ extension ZoneEvaluator {
 
   /// A zone as it was added: the stored zone with its fences rebuilt from the element tables.
   func fullZone(_ compiled: CompiledZone, slot: Int32) -> Zone {
-    var fences: [Fence] = []
+    var fences = FenceList()
     fences.reserveCapacity(compiled.slots.fenceCount)
     compiled.slots.forEachFence { fences.append(fence(at: $0)) }
     return Zone(

@@ -6,7 +6,10 @@ public struct Zone: Hashable, Sendable {
   /// Any JSON object; copied onto every event of this zone.
   public var customData: JSONObject
   /// The areas that make the zone inside; a device is inside the zone when any covers it.
-  public var fences: [Fence]
+  ///
+  /// A ``FenceList`` rather than an array so that a zone of one fence (most zones) holds it
+  /// inline; it reads and changes like `[Fence]`.
+  public var fences: FenceList
   /// The trigger rules; see ``ZoneRules``.
   public var rules: ZoneRules
   /// The name, description and GEOLINEs, when the zone has any: most zones have none, and a
@@ -39,9 +42,21 @@ public struct Zone: Hashable, Sendable {
   ) {
     self.id = id
     self.customData = customData
-    self.fences = fences
+    self.fences = FenceList(fences)
     self.rules = rules
     setExtras(name: name, description: description, geolines: geolines)
+  }
+
+  /// A zone whose fences are another zone's (a ``FenceList``); otherwise as the initializer
+  /// that takes an array.
+  public init(
+    id: String, name: String? = nil, description: String? = nil, customData: JSONObject = [:],
+    fences: FenceList, geolines: [Geoline] = [], rules: ZoneRules = .default
+  ) {
+    self.init(
+      id: id, name: name, description: description, customData: customData, geolines: geolines,
+      rules: rules)
+    self.fences = fences
   }
 
   public static func == (a: Zone, b: Zone) -> Bool {
@@ -62,7 +77,7 @@ public struct Zone: Hashable, Sendable {
 
   /// A zone from the parts the evaluator keeps apart (its zone table holds the box, not the
   /// three values).
-  init(id: String, customData: JSONObject, fences: [Fence], rules: ZoneRules, extras: Extras?) {
+  init(id: String, customData: JSONObject, fences: FenceList, rules: ZoneRules, extras: Extras?) {
     self.id = id
     self.customData = customData
     self.fences = fences

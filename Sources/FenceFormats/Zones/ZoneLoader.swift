@@ -139,7 +139,8 @@ struct ZoneLoading {
   struct Draft {
     var id: String
     var customData = JSONObject()
-    var fences: [Fence] = []
+    /// The fences (one, the common case, inline: see ``FenceList``).
+    var fences = FenceList()
     /// The settings, custom data sources and GEOLINEs, in one box made by the first of them:
     /// most drafts (a feature that is its own zone, without rules) have none, and a million
     /// drafts took 16 MB more at the parse's peak with a reference for each.
