@@ -38,9 +38,9 @@ extension ZoneEvaluator {
 
   /// Applies `zones` from the last to the first, taking each out of the array and giving back
   /// the array's pages behind it as it goes, then moves each zone and element to the slot that
-  /// applying them in `order` (their spatial order) gives, and files them in the id tables in
-  /// that order (reserving those tables only then: reserved first, a million zones' table held
-  /// 10.7 MB beside every zone through the apply).
+  /// applying them in `order` (their spatial order) gives, and files the elements in their id
+  /// table in that order (reserving it only then); the zone id table is left to be built on
+  /// first use (``ZoneIDTable``).
   ///
   /// From the end rather than the front: a taken zone leaves capacity behind the array's last
   /// element, whose pages go back to the system (``Array/releaseCapacityPages()``); taken from
@@ -124,12 +124,12 @@ extension ZoneEvaluator {
         cores[slot].zone = zoneRank[Int(cores[slot].zone)]
       }
     }
-    zoneSlotByID.reserveCapacity(count)
     var ownIDCount = 0
     for slot in elementCores.indices where !elementCores[slot].idIsZoneID { ownIDCount += 1 }
     if ownIDCount > 0 { elementSlotByID.reserveCapacity(ownIDCount) }
     batch.placed.reserveCapacity(batch.placed.count + elementSource.count)
     var nextElement: Int32 = 0
+    var placedZones = 0
     for zone in 0..<count {
       // In place: a copy of the entry would retain its strings and arrays.
       let slots = zoneSlots.withUnsafeMutableBufferPointer { table -> ElementSlots? in
@@ -139,14 +139,16 @@ extension ZoneEvaluator {
         return slots
       }
       guard let slots else { continue }
+      placedZones += 1
       zoneCores[zone].addedSequence = firstSequence + UInt64(zone) + 1
       slots.forEach { slot in
         fileElement(id: elementID(at: slot), slot: slot)
         batch.placed.append(slot)
       }
-      fileZone(id: zoneID(at: Int32(zone)), slot: Int32(zone))
       nextElement += Int32(slots.count)
     }
+    // The zone id table is built when first used (``ZoneIDTable``): evaluating never needs it.
+    zoneSlotByID.deferBuilding(count: placedZones)
     precondition(addSequence == firstSequence + UInt64(count), "one sequence number per zone")
   }
 

@@ -85,9 +85,7 @@ extension ZoneEvaluator {
   /// The slot of the zone with this id, if loaded.
   @inline(__always)  // out of line, its callers copied the whole evaluator to call it
   func zoneSlot(id: String) -> Int32? {
-    zoneSlots.withUnsafeBufferPointer { slots in
-      zoneSlotByID.slot(of: id) { Self.zoneID($0, in: slots) }
-    }
+    zoneSlots.withUnsafeBufferPointer { zoneSlotByID.slot(of: id, zones: $0) }
   }
 
   /// The slot of the fence or GEOLINE with this id, if loaded.
@@ -111,13 +109,19 @@ extension ZoneEvaluator {
   /// Files zone `id` under `slot` (whose zone must already be in place), or moves it there.
   mutating func fileZone(id: String, slot: Int32) {
     let slots = zoneSlots
-    zoneSlotByID.set(id, slot: slot) { s in slots.withUnsafeBufferPointer { Self.zoneID(s, in: $0) } }
+    slots.withUnsafeBufferPointer { zoneSlotByID.set(id, slot: slot, zones: $0) }
+  }
+
+  /// Builds a deferred zone id table now (``ZoneIDTable``), before a change that walks it.
+  mutating func materializeZoneIDTable() {
+    let slots = zoneSlots
+    slots.withUnsafeBufferPointer { zoneSlotByID.materialize(zones: $0) }
   }
 
   /// Takes zone `id` out of the id table (before its slot is emptied).
   private mutating func unfileZone(id: String) {
     let slots = zoneSlots
-    zoneSlotByID.remove(id) { s in slots.withUnsafeBufferPointer { Self.zoneID(s, in: $0) } }
+    slots.withUnsafeBufferPointer { zoneSlotByID.remove(id, zones: $0) }
   }
 
   /// Files element `id` under `slot` (whose id must already be in `elementIDs`, or its core
@@ -217,6 +221,7 @@ extension ZoneEvaluator {
       var keep = Set<String>()
       for index in zones.indices { keep.insert(zones[index].id) }
       var stale: [Int32] = []
+      materializeZoneIDTable()
       zoneSlotByID.forEachSlot { slot in
         if !keep.contains(zoneID(at: slot)) { stale.append(slot) }
       }
@@ -271,7 +276,10 @@ extension ZoneEvaluator {
       }
     }
     if idTables {
-      zoneSlotByID.reserveCapacity(zoneSlotByID.count + zones.count)
+      let slots = zoneSlots
+      slots.withUnsafeBufferPointer {
+        zoneSlotByID.reserveCapacity(zoneSlotByID.count + zones.count, zones: $0)
+      }
       if ownIDCount > 0 { elementSlotByID.reserveCapacity(elementSlotByID.count + ownIDCount) }
     }
     zoneSlots.reserveCapacity(growingTo: zoneSlots.count + zones.count)

@@ -38,7 +38,8 @@ public struct ZoneEvaluator {
   // MARK: Zones and their elements (fences and GEOLINEs)
 
   var zoneSlots: [CompiledZone?] = []
-  var zoneSlotByID = IDSlotTable()
+  /// Zone slots by id; after a first large load, built on first use (``ZoneIDTable``).
+  var zoneSlotByID = ZoneIDTable()
   var freeZoneSlots: [Int32] = []
   /// Per element slot, the fence's or GEOLINE's id when it is not its zone's id ("" for the
   /// others and for a free slot; see ``ElementCore/idIsZoneID`` and ``elementID(at:)``): empty

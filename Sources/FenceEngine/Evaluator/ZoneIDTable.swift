@@ -1,0 +1,126 @@
+import Synchronization
+
+/// The evaluator's zone slots by zone id: an ``IDSlotTable`` filed as zones come and go, or,
+/// after a first large load (``ZoneEvaluator/applyInFileOrder(_:slotOrder:prepared:batch:)``),
+/// built only when something first looks a zone up by id.
+///
+/// Evaluating fixes never looks a zone up by id (events take the id from the zone table), so
+/// a load that is then only evaluated never needs the table: at a million zones it is 10.7 MB,
+/// about a twentieth of the evaluator, held through the whole evaluation at its peak. A
+/// daemon's first zone change, explanation or snapshot restore builds it (about a tenth of a
+/// second at a million zones), once.
+///
+/// Deferred, the table lives in a ``Deferred`` box shared by copies of the evaluator: a lookup
+/// (non-mutating) builds it there under a lock, so that copies read on several threads build it
+/// once. Every change first takes the table out of the box into the evaluator's own value
+/// (``materialize(zones:)``), so a box only ever describes the zone table it was made for.
+struct ZoneIDTable: Sendable {
+  /// The table, while not deferred.
+  private var table = IDSlotTable()
+  /// Set while the table is deferred.
+  private var deferred: Deferred?
+
+  /// The table of a deferred load, built by the first lookup.
+  final class Deferred: Sendable {
+    /// The number of zones (every slot of the zone table holds one when deferred).
+    let count: Int
+    let built = Mutex<IDSlotTable?>(nil)
+
+    init(count: Int) { self.count = count }
+  }
+
+  init() {}
+
+  /// The number of zones filed.
+  var count: Int { deferred?.count ?? table.count }
+
+  /// Whether the table waits for its first use (for tests).
+  var isDeferred: Bool { deferred != nil }
+
+  /// Leaves the table to be built on first use, for the `count` zones in slots `0..<count`.
+  ///
+  /// - Precondition: no zone is filed.
+  mutating func deferBuilding(count: Int) {
+    precondition(table.count == 0 && deferred == nil, "the zone id table is empty when deferred")
+    table = IDSlotTable()
+    deferred = Deferred(count: count)
+  }
+
+  /// The slot of zone `id`, if filed; builds a deferred table first.
+  @inline(__always)
+  func slot(of id: String, zones: UnsafeBufferPointer<CompiledZone?>) -> Int32? {
+    if let deferred {
+      return deferred.built.withLock { built in
+        if built == nil { built = Self.build(count: deferred.count, zones: zones) }
+        return built!.slot(of: id) { Self.zoneID($0, in: zones) }
+      }
+    }
+    return table.slot(of: id) { Self.zoneID($0, in: zones) }
+  }
+
+  /// Files zone `id` under `slot` (whose zone must already be in `zones`), or moves it there.
+  mutating func set(_ id: String, slot: Int32, zones: UnsafeBufferPointer<CompiledZone?>) {
+    materialize(zones: zones)
+    table.set(id, slot: slot) { Self.zoneID($0, in: zones) }
+  }
+
+  /// Takes zone `id` out of the table (before its slot is emptied in `zones`).
+  mutating func remove(_ id: String, zones: UnsafeBufferPointer<CompiledZone?>) {
+    materialize(zones: zones)
+    table.remove(id) { Self.zoneID($0, in: zones) }
+  }
+
+  /// Room for `total` zones without growing.
+  mutating func reserveCapacity(_ total: Int, zones: UnsafeBufferPointer<CompiledZone?>) {
+    materialize(zones: zones)
+    table.reserveCapacity(total)
+  }
+
+  /// Calls `body` with every slot filed, in no particular order.
+  ///
+  /// - Precondition: not deferred (``materialize(zones:)`` first).
+  func forEachSlot(_ body: (Int32) -> Void) {
+    precondition(deferred == nil, "a deferred zone id table is materialized before it is walked")
+    table.forEachSlot(body)
+  }
+
+  /// The table itself, built if deferred (for tests of the filing order).
+  func builtTable(zones: UnsafeBufferPointer<CompiledZone?>) -> IDSlotTable {
+    var copy = self
+    copy.materialize(zones: zones)
+    return copy.table
+  }
+
+  /// Makes a deferred table the evaluator's own: the box's, if a lookup built it (moved out
+  /// when no copy of the evaluator shares the box), else built now.
+  mutating func materialize(zones: UnsafeBufferPointer<CompiledZone?>) {
+    guard deferred != nil else { return }
+    let shared = !isKnownUniquelyReferenced(&deferred!)
+    let box = deferred!
+    deferred = nil
+    let built = box.built.withLock { built -> IDSlotTable? in
+      defer { if !shared { built = nil } }
+      return built
+    }
+    table = built ?? Self.build(count: box.count, zones: zones)
+  }
+
+  /// The table of the zones in `zones`, filed in slot order (the order a load in file order
+  /// filed them in before it was deferred).
+  ///
+  /// Every zone in `zones` is filed: a change that put a zone in its slot before filing it
+  /// finds it filed already (``set(_:slot:zones:)`` then leaves it), so `count` only sizes it.
+  private static func build(count: Int, zones: UnsafeBufferPointer<CompiledZone?>) -> IDSlotTable {
+    var table = IDSlotTable()
+    table.reserveCapacity(count)
+    for slot in zones.indices {
+      if let id = zones[slot]?.id { table.insert(id, slot: Int32(slot)) }
+    }
+    return table
+  }
+
+  @inline(__always)
+  private static func zoneID(_ slot: Int32, in zones: UnsafeBufferPointer<CompiledZone?>) -> String {
+    zones[Int(slot)]?.id ?? ""
+  }
+}
