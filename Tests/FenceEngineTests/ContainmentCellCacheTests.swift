@@ -35,6 +35,60 @@ import Testing
     #expect(emptied == nil)
   }
 
+  /// The pool of lists grows apart from the table, as the lists need it: cells of one fence
+  /// each (circles) keep it at its first 16,384 slots where the table's growth to 16,384 cells
+  /// took 262,144; a long list grows it to twice, or to what the list needs.
+  @Test func thePoolGrowsAsItsListsNeed() throws {
+    var cache = ContainmentCellCache(capacity: 65_536)
+    for column in 0..<UInt64(10_000) {
+      let filing = cache.file(key(row: 100_000, column: column), inside: [Int32(column)], test: [])
+      _ = try #require(filing)
+    }
+    #expect(cache.pool.count == 16_384)
+    let long = (0..<Int32(10_000)).map { $0 * 2 }
+    let filing = cache.file(key(row: 100_001, column: 0), inside: [], test: long)
+    let filed = try #require(filing)
+    #expect(cache.pool.count == 32_768)
+    #expect(cache.pool[Int(filed.start)..<Int(filed.start) + 10_000].map(\.slot) == long)
+    let huge = cache.file(key(row: 100_001, column: 1), inside: Array(repeating: 1, count: 40_000), test: [])
+    #expect(huge?.insideCount == 40_000)
+    #expect(cache.pool.count == 65_536)
+    #expect(cache.emptyings == 0)
+    // Every cell filed is still found.
+    #expect(cache.lookup(key(row: 100_000, column: 9_999))?.insideCount == 1)
+    #expect(cache.lookup(key(row: 100_001, column: 0))?.testCount == 10_000)
+  }
+
+  /// Full at its largest, the pool empties the cache; so does the table, and then a pool
+  /// still short of the filing's lists grows for them.
+  @Test func aFullPoolOrTableEmptiesTheCache() throws {
+    var cache = ContainmentCellCache(capacity: 64)
+    for column in 0..<UInt64(2) {
+      let filing = cache.file(key(row: 100_000, column: column), inside: Array(repeating: 5, count: 400), test: [])
+      _ = try #require(filing)
+    }
+    #expect(cache.pool.count == 1_024)
+    let third = cache.file(key(row: 100_000, column: 2), inside: Array(repeating: 6, count: 400), test: [])
+    #expect(third?.start == 0)
+    #expect(cache.emptyings == 1)
+    #expect(cache.lookup(key(row: 100_000, column: 0)) == nil)
+    #expect(cache.lookup(key(row: 100_000, column: 2))?.insideCount == 400)
+
+    var tableFull = ContainmentCellCache(capacity: 2_048)
+    for column in 0..<UInt64(2_048) {
+      let filing = tableFull.file(key(row: 100_000, column: column), inside: [1], test: [])
+      _ = try #require(filing)
+    }
+    #expect(tableFull.emptyings == 0)
+    #expect(tableFull.pool.count == 16_384)
+    let list = Array(repeating: Int32(3), count: 20_000)
+    let filing = tableFull.file(key(row: 100_001, column: 0), inside: list, test: [])
+    let filed = try #require(filing)
+    #expect(tableFull.emptyings == 1)
+    #expect(tableFull.pool.count == 32_768)
+    #expect(tableFull.pool[Int(filed.start)..<Int(filed.start) + 20_000].allSatisfy { $0.slot == 3 })
+  }
+
   /// A filing that empties a full cache notes its cell's parent (or the parent it files) as
   /// visited: every cell in the table has its parent admitted, which lets the evaluator read
   /// the table before the admission bits.

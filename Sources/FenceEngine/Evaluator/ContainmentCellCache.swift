@@ -15,11 +15,13 @@ import FenceGeometry
 /// depots, roads), so most fixes take this path; see `Docs/Decisions/0005-cell-cache.md`.
 ///
 /// The cache is an open-addressing hash table (filled to at most a half) over one pool of fence
-/// slots. Both start at 1,024 cells when the first cell is filed and double as cells fill, up
-/// to ``capacity`` cells (a power of two); when full at that size the whole cache is emptied
-/// (in O(1), by an epoch count) and refilled as fixes arrive, so it stops allocating once it
-/// has grown to the stream's working set or to its capacity. Answers never depend on what the cache holds: it only saves work. The evaluator
-/// empties it whenever a zone changes.
+/// slots. Both start at 1,024 cells when the first cell is filed; the table doubles as cells
+/// fill, up to ``capacity`` cells (a power of two), and the pool as their lists fill, up to
+/// ``slotsPerCell`` slots per cell of capacity; when either is full at that size the whole
+/// cache is emptied (in O(1), by an epoch count) and refilled as fixes arrive, so it stops
+/// allocating once it has grown to the stream's working set or to its capacity. Answers never
+/// depend on what the cache holds: it only saves work. The evaluator empties it whenever a zone
+/// changes.
 ///
 /// A polygon on a cell's *test* list may also have a `CellContainmentTest` for each quarter of
 /// that cell: its exact containment over only the edges meeting the quarter, linked from the
@@ -112,9 +114,10 @@ struct ContainmentCellCache {
   static let initialCells = 1_024
 
   /// A cache of up to `capacity` cells (rounded up to a power of two; 0 turns it off). Its
-  /// memory, 160 bytes per cell (plus the cell tests, see ``edgesPerCell``), starts at 1,024
-  /// cells with the first cell filed and doubles as cells fill, up to `capacity`; then the
-  /// cache is emptied when full.
+  /// memory, 32 bytes per cell for the table and 8 per fence slot of the filed lists (at most
+  /// ``slotsPerCell`` per cell, plus the cell tests, see ``edgesPerCell``), starts at 1,024
+  /// cells with the first cell filed; the table doubles as cells fill, up to `capacity`, and
+  /// the pool of lists as they fill; then the cache is emptied when full.
   init(capacity: Int) {
     var cells = 1
     while cells < capacity { cells <<= 1 }
@@ -124,17 +127,27 @@ struct ContainmentCellCache {
   /// The cells the table can hold now (half its size).
   private var currentCapacity: Int { entries.count / 2 }
 
-  /// Makes the table for `cells` cells and refiles the current entries; the pool grows to
-  /// match, keeping its contents.
+  /// Makes the table for `cells` cells and refiles the current entries.
   private mutating func grow(toCells cells: Int) {
     let old = entries
     entries = Array(repeating: Entry(), count: 2 * cells)
     mask = 2 * cells - 1
     shift = UInt64(64 - (2 * cells).trailingZeroBitCount)
-    pool.append(
-      contentsOf: repeatElement(
-        PoolEntry(slot: 0, link: -1), count: cells * Self.slotsPerCell - pool.count))
     for entry in old where entry.epoch == epoch { insert(entry) }
+  }
+
+  /// The most pool entries: ``slotsPerCell`` per cell of capacity.
+  private var poolLimit: Int { capacity * Self.slotsPerCell }
+
+  /// Grows the pool, keeping its contents, to hold `needed` entries: to twice its size (at
+  /// least ``initialCells`` cells' worth), or more if that is not enough, and at most
+  /// ``poolLimit``.
+  ///
+  /// Apart from the table, as lists need it: circles' lists are a few slots long, so a table
+  /// of 65,536 cells over a million circles used a tenth of the 8 MB pool it was given with it.
+  private mutating func growPool(toHold needed: Int) {
+    let size = min(poolLimit, max(needed, 2 * pool.count, Self.initialCells * Self.slotsPerCell))
+    pool.append(contentsOf: repeatElement(PoolEntry(slot: 0, link: -1), count: size - pool.count))
   }
 
   /// Puts an entry of the current epoch in its probe sequence's first free place.
@@ -208,7 +221,9 @@ struct ContainmentCellCache {
     else { return nil }
     if entries.isEmpty { grow(toCells: min(capacity, Self.initialCells)) }
     while entryCount + 1 > currentCapacity || poolUsed + needed > pool.count {
-      if currentCapacity < capacity {
+      if entryCount + 1 <= currentCapacity, pool.count < poolLimit {
+        growPool(toHold: poolUsed + needed)
+      } else if entryCount + 1 > currentCapacity, currentCapacity < capacity {
         grow(toCells: 2 * currentCapacity)
       } else {
         removeAll()
@@ -218,6 +233,8 @@ struct ContainmentCellCache {
         break
       }
     }
+    // Emptied because the table was full, the pool may still be short of this cell's lists.
+    if poolUsed + needed > pool.count { growPool(toHold: poolUsed + needed) }
     let start = poolUsed
     pool.withUnsafeMutableBufferPointer { pool in
       for (k, slot) in inside.enumerated() { pool[start + k] = PoolEntry(slot: slot, link: -1) }
