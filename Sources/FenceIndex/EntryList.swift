@@ -26,17 +26,47 @@ struct EntryFlags: OptionSet, Sendable, Hashable {
 struct EntryList: Sendable {
   /// Four numbers per entry: west, south, east, north, in degrees, with `west <= east`.
   @usableFromInline var boxes: ContiguousArray<Double> = []
-  @usableFromInline var ids: ContiguousArray<Int32> = []
+  /// Each entry's id (read through ``id(at:)``); empty when ``idsAreSlots``. Written directly
+  /// only while ``idsAreSlots`` is false (a packing's permutation of a new list).
+  @usableFromInline var storedIDs: ContiguousArray<Int32> = []
   @usableFromInline var flags: ContiguousArray<EntryFlags> = []
+  /// Whether every entry's id is its slot, kept as that rule instead of in ``storedIDs`` (set
+  /// by ``dropIDs()``): the evaluator's million circles, 4 MB.
+  @usableFromInline private(set) var idsAreSlots = false
 
-  @inlinable var count: Int { ids.count }
+  @inlinable var count: Int { flags.count }
 
   init() {}
 
   init(reservingCapacity capacity: Int) {
     boxes.reserveCapacity(4 * capacity)
-    ids.reserveCapacity(capacity)
+    storedIDs.reserveCapacity(capacity)
     flags.reserveCapacity(capacity)
+  }
+
+  /// The id of entry `slot`.
+  @inlinable @inline(__always)
+  func id(at slot: Int) -> Int32 {
+    idsAreSlots ? Int32(truncatingIfNeeded: slot) : storedIDs[slot]
+  }
+
+  /// Keeps the ids as the rule "the id is the slot" rather than one by one.
+  ///
+  /// - Precondition: entry `s` has id `s` for every `s`.
+  mutating func dropIDs() {
+    guard !idsAreSlots else { return }
+    precondition(
+      storedIDs.indices.allSatisfy { storedIDs[$0] == Int32(truncatingIfNeeded: $0) },
+      "only ids that are slots are dropped")
+    storedIDs = []
+    idsAreSlots = true
+  }
+
+  /// Stores the ids one by one again, before a change that may break the rule.
+  private mutating func storeIDs() {
+    guard idsAreSlots else { return }
+    storedIDs = ContiguousArray((0..<count).map { Int32(truncatingIfNeeded: $0) })
+    idsAreSlots = false
   }
 
   /// Appends one planar entry.
@@ -48,7 +78,8 @@ struct EntryList: Sendable {
     boxes.append(south)
     boxes.append(east)
     boxes.append(north)
-    ids.append(id)
+    if idsAreSlots && Int(id) != count { storeIDs() }
+    if !idsAreSlots { storedIDs.append(id) }
     flags.append(entryFlags)
   }
 
@@ -72,7 +103,7 @@ struct EntryList: Sendable {
     let b = 4 * slot
     append(
       west: other.boxes[b], south: other.boxes[b + 1], east: other.boxes[b + 2],
-      north: other.boxes[b + 3], id: other.ids[slot], flags: entryFlags)
+      north: other.boxes[b + 3], id: other.id(at: slot), flags: entryFlags)
   }
 
   /// Appends every entry of `other` not marked removed.
@@ -84,15 +115,17 @@ struct EntryList: Sendable {
 
   /// Removes entries `range`, keeping the order of the others (so crossing parts stay adjacent).
   mutating func removeSubrange(_ range: Range<Int>) {
+    storeIDs()
     boxes.removeSubrange((4 * range.lowerBound)..<(4 * range.upperBound))
-    ids.removeSubrange(range)
+    storedIDs.removeSubrange(range)
     flags.removeSubrange(range)
   }
 
   mutating func removeAll() {
     boxes.removeAll(keepingCapacity: true)
-    ids.removeAll(keepingCapacity: true)
+    storedIDs.removeAll(keepingCapacity: true)
     flags.removeAll(keepingCapacity: true)
+    idsAreSlots = false
   }
 
   /// The planar box of entry `slot`.

@@ -103,7 +103,7 @@ extension PackedTree {
     Self.walk(
       containingX: x, y: y, height: height, nodeSize: nodeSize, lanes: lanes,
       stackCapacity: stackCapacity, laneBoxes: laneBoxes, levelStarts: laneLevelStarts,
-      leafBoxes: entries.boxes, ids: entries.ids, visit)
+      leafBoxes: entries.boxes, ids: entries.storedIDs, idsAreSlots: entries.idsAreSlots, visit)
   }
 
   /// The walk of ``forEachLiveID(containingX:y:_:)``, on the tables it reads: as a method, its
@@ -113,7 +113,7 @@ extension PackedTree {
     containingX x: Double, y: Double, height: Int, nodeSize: Int, lanes: Int, stackCapacity: Int,
     laneBoxes: borrowing ContiguousArray<Float>, levelStarts: borrowing ContiguousArray<Int>,
     leafBoxes: borrowing ContiguousArray<Double>, ids: borrowing ContiguousArray<Int32>,
-    _ visit: (Int32) -> Void
+    idsAreSlots: Bool, _ visit: (Int32) -> Void
   ) {
     let fx = Float(x)
     let fy = Float(y)
@@ -121,9 +121,11 @@ extension PackedTree {
       levelStarts.withUnsafeBufferPointer { levelStarts in
         leafBoxes.withUnsafeBufferPointer { leafBoxes in
           ids.withUnsafeBufferPointer { ids in
+            // No ids when each entry's id is its slot (``EntryList/idsAreSlots``).
             guard let groups = laneBoxes.baseAddress, let leaves = leafBoxes.baseAddress,
-              let ids = ids.baseAddress
+              idsAreSlots || ids.baseAddress != nil
             else { return }
+            let ids = ids.baseAddress
             withUnsafeTemporaryAllocation(of: Int.self, capacity: stackCapacity) { stack in
               // A pending group is (its index on its level) << 6 | level; the root's children
               // are group 0 of level height - 2.
@@ -144,7 +146,9 @@ extension PackedTree {
                     hits &= hits &- 1
                     if level == 0 {
                       let b = leaves + 4 &* child
-                      if x >= b[0] && y >= b[1] && x <= b[2] && y <= b[3] { visit(ids[child]) }
+                      if x >= b[0] && y >= b[1] && x <= b[2] && y <= b[3] {
+                        visit(idsAreSlots ? Int32(truncatingIfNeeded: child) : ids.unsafelyUnwrapped[child])
+                      }
                     } else {
                       stack[top] = child << 6 | (level &- 1)
                       top &+= 1

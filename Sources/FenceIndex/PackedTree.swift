@@ -128,7 +128,7 @@ struct PackedTree: Sendable {
     }
 
     // The id index, unless every entry's id is its slot.
-    idsAreSlots = entries.ids.withUnsafeBufferPointer { ids in
+    idsAreSlots = entries.storedIDs.withUnsafeBufferPointer { ids in
       entries.flags.withUnsafeBufferPointer { flags in
         for slot in 0..<n where ids[slot] != Int32(slot) || !flags[slot].isDisjoint(with: .crossingPart) {
           return false
@@ -139,10 +139,13 @@ struct PackedTree: Sendable {
     if !idsAreSlots {
       var order = ContiguousArray<UInt64>(repeating: 0, count: n)
       for slot in 0..<n {
-        order[slot] = Self.idKey(entries.ids[slot]) << 32 | UInt64(slot)
+        order[slot] = Self.idKey(entries.id(at: slot)) << 32 | UInt64(slot)
       }
       sortByHighWord(&order)
       idOrder = order
+    } else {
+      // The ids are the slots: kept as that rule (a million circles: 4 MB).
+      entries.dropIDs()
     }
 
     if packingLanes { packLanes() }
@@ -157,8 +160,9 @@ struct PackedTree: Sendable {
     let done: UInt64 = 1 << 31
     let n = list.count
     precondition(sources.count == n, "a source per entry")
+    precondition(!list.idsAreSlots, "a list to pack stores its ids")
     list.boxes.withUnsafeMutableBufferPointer { boxes in
-      list.ids.withUnsafeMutableBufferPointer { ids in
+      list.storedIDs.withUnsafeMutableBufferPointer { ids in
         list.flags.withUnsafeMutableBufferPointer { flags in
           sources.withUnsafeMutableBufferPointer { sources in
             for start in 0..<n where sources[start] & done == 0 {

@@ -145,7 +145,7 @@ struct PointGrid: Sendable {
         guard fits else {
           wide.append(
             west: boxes[4 * i], south: boxes[4 * i + 1], east: boxes[4 * i + 2],
-            north: boxes[4 * i + 3], id: entries.ids[i], flags: entries.flags[i])
+            north: boxes[4 * i + 3], id: entries.id(at: i), flags: entries.flags[i])
           continue
         }
         filed[i] = true
@@ -174,7 +174,7 @@ struct PointGrid: Sendable {
         let fy0 = Int(fine(boxes[4 * i + 1], from: minY, scale: scaleY))
         let fx1 = Int(fine(boxes[4 * i + 2], from: minX, scale: scaleX))
         let fy1 = Int(fine(boxes[4 * i + 3], from: minY, scale: scaleY))
-        let id = UInt64(UInt32(bitPattern: entries.ids[i])) << 32
+        let id = UInt64(UInt32(bitPattern: entries.id(at: i))) << 32
         for row in (fy0 / units)...(fy1 / units) {
           let south = low(fy0, cell: row)
           let north = high(fy1, cell: row)

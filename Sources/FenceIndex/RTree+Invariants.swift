@@ -21,8 +21,8 @@ extension RTree {
       if flags.contains(.firstPart) {
         precondition(
           slot + 1 < tail.count && tail.flags[slot + 1] == .secondPart
-            && tail.ids[slot + 1] == tail.ids[slot],
-          "Tail entry \(slot) (id \(tail.ids[slot])) is a western part without its eastern part")
+            && tail.id(at: slot + 1) == tail.id(at: slot),
+          "Tail entry \(slot) (id \(tail.id(at: slot))) is a western part without its eastern part")
         slot += 2
       } else {
         precondition(flags.isEmpty, "Tail entry \(slot) has flags \(flags.rawValue)")
@@ -39,7 +39,7 @@ extension RTree {
       for slot in 0..<entries.count {
         let flags = entries.flags[slot]
         if flags.contains(.removed) || flags.contains(.secondPart) { continue }
-        let id = entries.ids[slot]
+        let id = entries.id(at: slot)
         ids.append(id)
         guard let box = boundingBox(of: id) else {
           preconditionFailure("Live id \(id) in \(name) is not found by boundingBox(of:)")
@@ -115,7 +115,7 @@ extension RTree {
       precondition(tree.idOrder.isEmpty, "\(name): an id index beside ids that are slots")
       for slot in 0..<n {
         precondition(
-          tree.entries.ids[slot] == Int32(slot)
+          tree.entries.id(at: slot) == Int32(slot)
             && tree.entries.flags[slot].isDisjoint(with: .crossingPart),
           "\(name): entry \(slot) is not id \(slot) of a whole item")
       }
@@ -130,7 +130,7 @@ extension RTree {
       precondition(slot < n && !seen[slot], "\(name): id index names slot \(slot) twice")
       seen[slot] = true
       precondition(
-        key >> 32 == PackedTree.idKey(tree.entries.ids[slot]),
+        key >> 32 == PackedTree.idKey(tree.entries.id(at: slot)),
         "\(name): id index disagrees with entry \(slot)")
       if position > 0 {
         precondition(tree.idOrder[position - 1] < key, "\(name): id index is not sorted")
@@ -146,7 +146,7 @@ extension RTree {
         continue
       }
       precondition(crossing != .crossingPart, "\(name): entry \(slot) is both parts")
-      guard let (a, b) = tree.slots(of: tree.entries.ids[slot]), let b else {
+      guard let (a, b) = tree.slots(of: tree.entries.id(at: slot)), let b else {
         preconditionFailure("\(name): crossing entry \(slot) has no partner")
       }
       let other = a == slot ? b : a
@@ -227,7 +227,7 @@ extension RTree {
     precondition(
       b.west <= b.east && b.south <= b.north && b.west >= -180 && b.east <= 180
         && b.south >= -90 && b.north <= 90,
-      "\(name): entry \(slot) (id \(entries.ids[slot])) has a bad planar box \(b)")
+      "\(name): entry \(slot) (id \(entries.id(at: slot))) has a bad planar box \(b)")
   }
 
   /// Every live entry of ``main`` (each part of a crossing item on its own) is listed by the
@@ -242,23 +242,23 @@ extension RTree {
       let slot = grid.slot(ofListing: k, id: id)
       listed.insert(Int32(slot))
       precondition(
-        slot < main.entries.count && id == main.entries.ids[slot],
+        slot < main.entries.count && id == main.entries.id(at: slot),
         "Grid listing \(k) names another id than its slot's")
     }
     // A crossing item's parts are apart: one may be listed, the other wide.
     var wideParts = Set<Int64>()
     for slot in 0..<mainWide.entries.count where !mainWide.entries.flags[slot].contains(.removed) {
       let flags = mainWide.entries.flags[slot]
-      wideParts.insert(Int64(mainWide.entries.ids[slot]) << 8 | Int64(flags.rawValue))
+      wideParts.insert(Int64(mainWide.entries.id(at: slot)) << 8 | Int64(flags.rawValue))
     }
     for slot in 0..<main.entries.count {
       let isLive = !main.entries.flags[slot].contains(.removed)
       let inGrid = listed.contains(Int32(slot))
       let part = main.entries.flags[slot].subtracting(.removed).rawValue
-      let inWide = wideParts.contains(Int64(main.entries.ids[slot]) << 8 | Int64(part))
+      let inWide = wideParts.contains(Int64(main.entries.id(at: slot)) << 8 | Int64(part))
       precondition(
         isLive ? inGrid != inWide : !inGrid,
-        "Main entry \(slot) (id \(main.entries.ids[slot]), live \(isLive)): grid \(inGrid), wide \(inWide)")
+        "Main entry \(slot) (id \(main.entries.id(at: slot)), live \(isLive)): grid \(inGrid), wide \(inWide)")
     }
   }
 }

@@ -94,7 +94,7 @@ extension RTree {
       let k = key(h)
       guard k <= cutoff else { return }
       scratch.push(
-        Candidate(key: k, kind: .box, layer: layer, level: 0, index: Int32(slot), id: entries.ids[slot]))
+        Candidate(key: k, kind: .box, layer: layer, level: 0, index: Int32(slot), id: entries.id(at: slot)))
     }
     func pushNode(_ tree: PackedTree, _ layer: Layer, node: Int, level: Int) {
       let b = 4 * node

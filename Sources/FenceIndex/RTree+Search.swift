@@ -49,14 +49,12 @@ extension RTree {
     }
     if tail.count > 0 {
       tail.boxes.withUnsafeBufferPointer { boxes in
-        tail.ids.withUnsafeBufferPointer { ids in
-          for slot in 0..<ids.count {
-            let b = 4 * slot
-            if longitude >= boxes[b] && latitude >= boxes[b + 1] && longitude <= boxes[b + 2]
-              && latitude <= boxes[b + 3]
-            {
-              visit(ids[slot])
-            }
+        for slot in 0..<tail.count {
+          let b = 4 * slot
+          if longitude >= boxes[b] && latitude >= boxes[b + 1] && longitude <= boxes[b + 2]
+            && latitude <= boxes[b + 3]
+          {
+            visit(tail.id(at: slot))
           }
         }
       }
@@ -80,17 +78,17 @@ extension RTree {
         b[0] <= q.east && b[2] >= q.west && b[1] <= q.north && b[3] >= q.south
       }
       main.forEachEntry(where: accepts(_:)) { slot in
-        if reports(slot, in: .main, queryPart: part, of: queries) { visit(main.entries.ids[slot]) }
+        if reports(slot, in: .main, queryPart: part, of: queries) { visit(main.entries.id(at: slot)) }
       }
       delta.forEachEntry(where: accepts(_:)) { slot in
         if reports(slot, in: .delta, queryPart: part, of: queries) {
-          visit(delta.entries.ids[slot])
+          visit(delta.entries.id(at: slot))
         }
       }
       tail.boxes.withUnsafeBufferPointer { boxes in
         guard let base = boxes.baseAddress else { return }
         for slot in 0..<tail.count where accepts(base + 4 * slot) {
-          if reports(slot, in: .tail, queryPart: part, of: queries) { visit(tail.ids[slot]) }
+          if reports(slot, in: .tail, queryPart: part, of: queries) { visit(tail.id(at: slot)) }
         }
       }
     }
@@ -129,15 +127,15 @@ extension RTree {
       return !(h <= limit)
     }
     main.forEachEntry(where: accepts(_:)) { slot in
-      if reports(main.entries, slot, .main) { visit(main.entries.ids[slot]) }
+      if reports(main.entries, slot, .main) { visit(main.entries.id(at: slot)) }
     }
     delta.forEachEntry(where: accepts(_:)) { slot in
-      if reports(delta.entries, slot, .delta) { visit(delta.entries.ids[slot]) }
+      if reports(delta.entries, slot, .delta) { visit(delta.entries.id(at: slot)) }
     }
     tail.boxes.withUnsafeBufferPointer { boxes in
       guard let base = boxes.baseAddress else { return }
       for slot in 0..<tail.count where accepts(base + 4 * slot) {
-        if reports(tail, slot, .tail) { visit(tail.ids[slot]) }
+        if reports(tail, slot, .tail) { visit(tail.id(at: slot)) }
       }
     }
   }
@@ -154,8 +152,8 @@ extension RTree {
       return flags.contains(.firstPart) ? slot + 1 : slot - 1
     case .main, .delta:
       let tree = layer == .main ? main : delta
-      guard let (a, b) = tree.slots(of: entries.ids[slot]), let b else {
-        preconditionFailure("Crossing item \(entries.ids[slot]) has one part in \(layer)")
+      guard let (a, b) = tree.slots(of: entries.id(at: slot)), let b else {
+        preconditionFailure("Crossing item \(entries.id(at: slot)) has one part in \(layer)")
       }
       return a == slot ? b : a
     }

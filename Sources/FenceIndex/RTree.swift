@@ -169,7 +169,7 @@ public struct RTree: Sendable {
         let b = main.entries.flags[Int(order[run + 1] & 0xFFFF_FFFF)]
         isItem = next - run == 2 && a.union(b) == .crossingPart && a != b
       }
-      precondition(isItem, "Duplicate item id \(main.entries.ids[Int(order[run] & 0xFFFF_FFFF)])")
+      precondition(isItem, "Duplicate item id \(main.entries.id(at: Int(order[run] & 0xFFFF_FFFF)))")
       run = next
     }
   }
@@ -285,7 +285,7 @@ public struct RTree: Sendable {
   /// The live entries of an item. An id removed from a packed tree may live again in a later
   /// layer, so each layer is asked, newest first.
   func location(of id: Int32) -> Location? {
-    if let slot = tail.ids.firstIndex(of: id) {
+    if let slot = (0..<tail.count).first(where: { tail.id(at: $0) == id }) {
       let second = tail.flags[slot].contains(.firstPart) ? slot + 1 : nil
       return Location(layer: .tail, first: slot, second: second)
     }

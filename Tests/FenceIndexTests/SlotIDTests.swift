@@ -21,12 +21,15 @@ import Testing
     tree.checkInvariants()
     #expect(tree.main.idsAreSlots)
     #expect(tree.main.idOrder.isEmpty)
+    // Nor the ids themselves: each entry's id is read as its slot (4 MB at a million).
+    #expect(tree.main.entries.idsAreSlots && tree.main.entries.storedIDs.isEmpty)
     #expect(tree.answersPointsFromGrid)
     #expect(tree.mainGrid?.slots.isEmpty == true)
     var oracle = BruteForceIndex()
     for (id, box) in items { oracle.insert(id: id, box: box) }
     let points = PointGridTests.probes(items, seed: 42)
     #expect(PointGridTests.mismatches(tree, oracle, points) == 0)
+    #expect(Self.otherMismatches(tree, oracle, points) == 0)
     #expect(items.allSatisfy { tree.contains(id: $0.id) && tree.boundingBox(of: $0.id) == $0.box })
     #expect(!tree.contains(id: -1) && !tree.contains(id: 4_600) && tree.boundingBox(of: 4_600) == nil)
 
@@ -49,6 +52,41 @@ import Testing
     #expect(tree.main.idsAreSlots)
     #expect(!tree.contains(id: 13) && tree.contains(id: 14) && tree.contains(id: 10_000))
     #expect(PointGridTests.mismatches(tree, oracle, points) == 0)
+    #expect(Self.otherMismatches(tree, oracle, points) == 0)
+  }
+
+  /// Box, radius and nearest queries around each of `points` whose answers differ from the
+  /// oracle's.
+  static func otherMismatches(_ tree: RTree, _ oracle: BruteForceIndex, _ points: [Coordinate]) -> Int {
+    var mismatches = 0
+    var neighbors: [RTree.Neighbor] = []
+    var scratch = RTree.NearestScratch()
+    for (k, point) in points.enumerated() {
+      let p = Position(point)
+      let half = 0.002 * Double(1 + k % 5)
+      let box = BoundingBox(
+        south: point.latitude - half, west: point.longitude - half, north: point.latitude + half,
+        east: point.longitude + half)
+      var found: [Int32] = []
+      var expected: [Int32] = []
+      tree.search(intersecting: box) { found.append($0) }
+      oracle.search(intersecting: box) { expected.append($0) }
+      if found.sorted() != expected.sorted() { mismatches += 1 }
+      found = []
+      expected = []
+      tree.search(within: 300, of: p) { found.append($0) }
+      oracle.search(within: 300, of: p) { expected.append($0) }
+      if found.sorted() != expected.sorted() { mismatches += 1 }
+      let exact = { (id: Int32) -> Double in
+        oracle.boundingBox(of: id).map { BruteForceIndex.lowerBoundDistance(from: p, to: $0) } ?? .nan
+      }
+      tree.nearest(to: p, count: 3, within: 5_000, exactDistance: exact, into: &neighbors, scratch: &scratch)
+      let truth = oracle.nearest(to: p, count: 3, within: 5_000, exactDistance: exact)
+      if neighbors.map(\.id) != truth.map(\.id) || neighbors.map(\.distance) != truth.map(\.distance) {
+        mismatches += 1
+      }
+    }
+    return mismatches
   }
 
   @Test func idsInAnotherOrderKeepTheIDIndexAndGridSlots() {
@@ -57,6 +95,8 @@ import Testing
     let tree = RTree(items)
     tree.checkInvariants()
     #expect(!tree.main.idsAreSlots)
+    #expect(!tree.main.entries.idsAreSlots)
+    #expect(tree.main.entries.storedIDs.count == tree.main.entryCount)
     #expect(tree.main.idOrder.count == tree.main.entryCount)
     #expect(tree.mainGrid.map { $0.slots.count == $0.listings.count } == true)
     // Curve-ordered ids that skip one (an element slot held by a GEOLINE) are not slots either.
