@@ -95,4 +95,66 @@ import Testing
     try restored.restore(source.snapshot())
     #expect(restored.snapshot().encoded() == source.snapshot().encoded())
   }
+
+  /// Random changes, lookups, copies and fixes, the same on an evaluator whose table was
+  /// deferred and on one that filed it at the load: every answer, count, zone list, event and
+  /// snapshot the same, and a copy taken along the way keeps what it had.
+  @Test(arguments: [UInt64(71), 72, 73])
+  func randomChangesAnswerAsTheEagerTable(seed: UInt64) throws {
+    let (start, zones) = try loaded()
+    var deferred = start
+    var eager = ZoneEvaluator()
+    try eager.add(zones, fileOrderAllowed: false)
+    var random = SeededGenerator(seed: seed)
+    var ids = zones.map(\.id)
+    var fresh = 0
+    var copies: [(ZoneEvaluator, [String])] = []
+    let fixes = BulkLoadTests.walks()
+    var next = 0
+    for step in 0..<120 {
+      switch random.int(below: 6) {
+      case 0:
+        let id = ids[random.int(below: ids.count)]
+        #expect(deferred.zone(id: id) == eager.zone(id: id))
+        #expect(deferred.zoneSlot(id: id) != nil)
+      case 1 where ids.count > 10:
+        let id = ids.remove(at: random.int(below: ids.count))
+        let a = deferred.remove(zoneID: id)
+        let b = eager.remove(zoneID: id)
+        #expect(a && b)
+      case 2:
+        fresh += 1
+        let zone = try circleZone(
+          "fresh\(fresh)", north: random.double(in: -500...3_000), east: random.double(in: -500...3_000),
+          radius: 60)
+        try deferred.add(zone)
+        try eager.add(zone)
+        ids.append(zone.id)
+      case 3:
+        var zone = try #require(eager.zone(id: ids[random.int(below: ids.count)]))
+        zone.customData = ["step": .number(Double(step))]
+        try deferred.add(zone)
+        try eager.add(zone)
+      case 4:
+        copies.append((deferred, ids))
+      default:
+        var a: [ZoneEvent] = []
+        var b: [ZoneEvent] = []
+        for fix in fixes[next..<min(next + 40, fixes.count)] {
+          deferred.process(fix, into: &a)
+          eager.process(fix, into: &b)
+        }
+        next = min(next + 40, fixes.count)
+        #expect(a == b)
+      }
+      #expect(deferred.zoneCount == ids.count && eager.zoneCount == ids.count)
+      #expect(deferred.zone(id: "nowhere") == nil)
+    }
+    #expect(deferred.zones == eager.zones)
+    #expect(deferred.snapshot().encoded() == eager.snapshot().encoded())
+    for (copy, copyIDs) in copies {
+      #expect(copy.zoneCount == copyIDs.count)
+      #expect(copyIDs.allSatisfy { copy.zoneSlot(id: $0) != nil })
+    }
+  }
 }
