@@ -52,12 +52,10 @@ struct EntryList: Sendable {
 
   /// Keeps the ids as the rule "the id is the slot" rather than one by one.
   ///
-  /// - Precondition: entry `s` has id `s` for every `s`.
+  /// - Precondition: entry `s` has id `s` for every `s` (``PackedTree`` checks it once, as it
+  ///   decides ``PackedTree/idsAreSlots``; not checked again here).
   mutating func dropIDs() {
     guard !idsAreSlots else { return }
-    precondition(
-      storedIDs.indices.allSatisfy { storedIDs[$0] == Int32(truncatingIfNeeded: $0) },
-      "only ids that are slots are dropped")
     storedIDs = []
     idsAreSlots = true
   }

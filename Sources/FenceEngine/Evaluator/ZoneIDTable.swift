@@ -42,7 +42,6 @@ struct ZoneIDTable: Sendable {
   /// - Precondition: no zone is filed.
   mutating func deferBuilding(count: Int) {
     precondition(table.count == 0 && deferred == nil, "the zone id table is empty when deferred")
-    table = IDSlotTable()
     deferred = Deferred(count: count)
   }
 
@@ -52,22 +51,22 @@ struct ZoneIDTable: Sendable {
     if let deferred {
       return deferred.built.withLock { built in
         if built == nil { built = Self.build(count: deferred.count, zones: zones) }
-        return built!.slot(of: id) { Self.zoneID($0, in: zones) }
+        return built!.slot(of: id) { ZoneEvaluator.zoneID($0, in: zones) }
       }
     }
-    return table.slot(of: id) { Self.zoneID($0, in: zones) }
+    return table.slot(of: id) { ZoneEvaluator.zoneID($0, in: zones) }
   }
 
   /// Files zone `id` under `slot` (whose zone must already be in `zones`), or moves it there.
   mutating func set(_ id: String, slot: Int32, zones: UnsafeBufferPointer<CompiledZone?>) {
     materialize(zones: zones)
-    table.set(id, slot: slot) { Self.zoneID($0, in: zones) }
+    table.set(id, slot: slot) { ZoneEvaluator.zoneID($0, in: zones) }
   }
 
   /// Takes zone `id` out of the table (before its slot is emptied in `zones`).
   mutating func remove(_ id: String, zones: UnsafeBufferPointer<CompiledZone?>) {
     materialize(zones: zones)
-    table.remove(id) { Self.zoneID($0, in: zones) }
+    table.remove(id) { ZoneEvaluator.zoneID($0, in: zones) }
   }
 
   /// Room for `total` zones without growing.
@@ -117,10 +116,5 @@ struct ZoneIDTable: Sendable {
       if let id = zones[slot]?.id { table.insert(id, slot: Int32(slot)) }
     }
     return table
-  }
-
-  @inline(__always)
-  private static func zoneID(_ slot: Int32, in zones: UnsafeBufferPointer<CompiledZone?>) -> String {
-    zones[Int(slot)]?.id ?? ""
   }
 }
