@@ -25,10 +25,18 @@ extension GEOSContext {
   ///
   /// - Throws: ``GeometryError`` naming `name`, as the multipolygon overload
   ///   describes.
+  ///
+  /// A polygon of one ring that ``ValidityProof`` proves simple is valid without asking GEOS
+  /// (decision 0024): the proof only accepts what GEOS accepts, and every other polygon goes
+  /// through GEOS, whose words name the fault.
   public func validate(_ polygon: Polygon, name: String) throws(GeometryError) {
+    // Read once: a polygon may make its rings again from its edges at each read.
+    let rings = polygon.rings
+    let shift = GEOSGeometry.crossesAntimeridian(rings)
+    if ValidityProof.provesValid(rings: rings, shift: shift) { return }
     let reason: String
     do {
-      let geometry = try GEOSGeometry(polygon, context: self)
+      let geometry = try GEOSGeometry(rings: rings, shift: shift, context: self)
       guard let text = try validityReason(geometry) else { return }
       reason = text
     } catch {

@@ -34,7 +34,14 @@ package final class GEOSGeometry {
   package convenience init(_ polygon: Polygon, context: GEOSContext) throws(GEOSError) {
     // Read once: a polygon may make its rings again from its edges at each read.
     let rings = polygon.rings
-    let shift = Self.crossesAntimeridian(rings)
+    try self.init(rings: rings, shift: Self.crossesAntimeridian(rings), context: context)
+  }
+
+  /// A GEOS Polygon of a polygon's rings (exterior first), 360 added to negative longitudes
+  /// when `shift` (``crossesAntimeridian(_:)`` of the rings).
+  package convenience init(rings: [[Coordinate]], shift: Bool, context: GEOSContext)
+    throws(GEOSError)
+  {
     self.init(
       taking: try Self.makePolygon(rings, shift: shift, context), context: context,
       isShiftedEast: shift)
