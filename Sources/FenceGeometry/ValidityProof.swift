@@ -154,37 +154,57 @@ package enum ValidityProof {
       count = edges
     }
     order.sort()
+    // The edges' extents in sorted order, so that the scan below reads memory in order.
+    let extents = [SweepExtent](unsafeUninitializedCapacity: edges) { buffer, count in
+      for position in 0..<edges {
+        let k = Int(truncatingIfNeeded: order[position] & 0xFFFF_FFFF)
+        buffer.initializeElement(
+          at: position,
+          to: SweepExtent(
+            start: min(along[k], along[k + 1]), end: max(along[k], along[k + 1]),
+            low: min(across[k], across[k + 1]), high: max(across[k], across[k + 1])))
+      }
+      count = edges
+    }
     // Every pair looked at counts, boxes apart or not: the work is bounded.
     var budget = pairTestsPerEdge * edges
     return order.withUnsafeBufferPointer { order in
-      for position in 0..<edges {
-        let i = Int(truncatingIfNeeded: order[position] & 0xFFFF_FFFF)
-        let iStart = min(along[i], along[i + 1])
-        let iEnd = max(along[i], along[i + 1])
-        let endKey = key(iEnd)
-        let iLow = min(across[i], across[i + 1])
-        let iHigh = max(across[i], across[i + 1])
-        var next = position + 1
-        while next < edges {
-          let entry = order[next]
-          next += 1
-          // Later entries start at least as far along: none can meet this edge.
-          if entry >> 32 > endKey { break }
-          budget -= 1
-          guard budget >= 0 else { return false }
-          let j = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF)
-          if max(along[j], along[j + 1]) < iStart || min(along[j], along[j + 1]) > iEnd
-            || max(across[j], across[j + 1]) < iLow || min(across[j], across[j + 1]) > iHigh
-          {
-            continue
+      extents.withUnsafeBufferPointer { extents in
+        for position in 0..<edges {
+          let i = Int(truncatingIfNeeded: order[position] & 0xFFFF_FFFF)
+          let extent = extents[position]
+          let endKey = key(extent.end)
+          var next = position + 1
+          while next < edges {
+            let entry = order[next]
+            // Later entries start at least as far along: none can meet this edge.
+            if entry >> 32 > endKey { break }
+            let other = extents[next]
+            next += 1
+            budget -= 1
+            guard budget >= 0 else { return false }
+            if other.end < extent.start || other.start > extent.end || other.high < extent.low
+              || other.low > extent.high
+            {
+              continue
+            }
+            let j = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF)
+            let gap = abs(i - j)
+            if gap == 1 || gap == edges - 1 { continue }
+            guard disjoint(i, j, x, y) else { return false }
           }
-          let gap = abs(i - j)
-          if gap == 1 || gap == edges - 1 { continue }
-          guard disjoint(i, j, x, y) else { return false }
         }
+        return true
       }
-      return true
     }
+  }
+
+  /// An edge's extent along the sweep (`start...end`) and across it (`low...high`).
+  private struct SweepExtent {
+    var start: Double
+    var end: Double
+    var low: Double
+    var high: Double
   }
 
   /// Whether edges `i` and `j` (from vertex `k` to `k + 1`) are disjoint for certain: their
