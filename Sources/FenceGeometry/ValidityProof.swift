@@ -37,6 +37,10 @@ package enum ValidityProof {
     }
   }
 
+  /// Products whose magnitudes sum to less than this may have lost precision to underflow
+  /// (subnormal values): their signs are left to GEOS.
+  static let underflowFloor = 1e-290
+
   /// Edges under this count are tested pair by pair; at or above it, after a sort along the
   /// longer side of the ring's box.
   static let bruteForceEdges = 32
@@ -71,7 +75,8 @@ package enum ValidityProof {
   ///
   /// The bound is Shewchuk's first-stage bound for `orient2d`, `(3 + 16ε)ε` times the sum of
   /// the two products' magnitudes (ε = 2⁻⁵³), rounded up to 4ε: beyond it the computed sign is
-  /// the exact sign.
+  /// the exact sign. That bound assumes no underflow, so products whose magnitudes sum to less
+  /// than ``underflowFloor`` (vertices some 10⁻¹⁴⁵ degrees apart) are never certain.
   @inline(__always)
   static func certainOrientation(
     _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ cx: Double, _ cy: Double
@@ -79,7 +84,9 @@ package enum ValidityProof {
     let left = (ax - cx) * (by - cy)
     let right = (ay - cy) * (bx - cx)
     let determinant = left - right
-    let bound = 4.440892098500626e-16 * (abs(left) + abs(right))
+    let magnitude = abs(left) + abs(right)
+    guard magnitude > underflowFloor else { return 0 }
+    let bound = 4.440892098500626e-16 * magnitude
     if determinant > bound { return 1 }
     if determinant < -bound { return -1 }
     return 0
@@ -104,7 +111,8 @@ package enum ValidityProof {
       let vx = x[c] - x[b]
       let vy = y[c] - y[b]
       let dot = ux * vx + uy * vy
-      guard dot > 1e-12 * (abs(ux * vx) + abs(uy * vy)) else { return false }
+      let magnitude = abs(ux * vx) + abs(uy * vy)
+      guard magnitude > underflowFloor, dot > 1e-12 * magnitude else { return false }
     }
     return true
   }
