@@ -37,6 +37,10 @@ package enum ValidityProof {
     }
   }
 
+  /// The relative bound beyond which a computed orientation sign is certain: 4ε, a little above
+  /// `Orientation.errorBoundA`.
+  static let certaintyBound = 4 * 0x1p-53
+
   /// Products whose magnitudes sum to less than this may have lost precision to underflow
   /// (subnormal values): their signs are left to GEOS.
   static let underflowFloor = 1e-290
@@ -73,9 +77,12 @@ package enum ValidityProof {
   /// The sign of the orientation of `c` against the line from `a` to `b` (+1 left, -1 right)
   /// when floating point gives it for certain, else 0 (on the line, or too close to tell).
   ///
-  /// The bound is Shewchuk's first-stage bound for `orient2d`, `(3 + 16ε)ε` times the sum of
-  /// the two products' magnitudes (ε = 2⁻⁵³), rounded up to 4ε: beyond it the computed sign is
-  /// the exact sign. That bound assumes no underflow, so products whose magnitudes sum to less
+  /// The determinant is ``Orientation``'s first stage, and the bound its
+  /// `Orientation.errorBoundA` (`(3 + 16ε)ε`, ε = 2⁻⁵³) rounded up to 4ε: beyond it the
+  /// computed sign is the exact sign, and the sign GEOS's double-double orientation gives too.
+  /// ``Orientation``'s exact stage is not used on purpose: where only an exact sum tells the
+  /// sign, GEOS's double-double arithmetic may tell it otherwise, so the proof leaves such a
+  /// ring to GEOS. The bound assumes no underflow, so products whose magnitudes sum to less
   /// than ``underflowFloor`` (vertices some 10⁻¹⁴⁵ degrees apart) are never certain.
   @inline(__always)
   static func certainOrientation(
@@ -86,7 +93,7 @@ package enum ValidityProof {
     let determinant = left - right
     let magnitude = abs(left) + abs(right)
     guard magnitude > underflowFloor else { return 0 }
-    let bound = 4.440892098500626e-16 * magnitude
+    let bound = certaintyBound * magnitude
     if determinant > bound { return 1 }
     if determinant < -bound { return -1 }
     return 0
