@@ -330,6 +330,25 @@ extension ZoneEvaluator {
     }
   }
 
+  /// Where device slot `d`'s records may be, read without retaining anything and without
+  /// reading the records' own memory (for prefetching it): a block's first record and count, or
+  /// an array's buffer (its header) and first element with a `nil` count, the count being in
+  /// that header, whose read is what a prefetch waits for otherwise. The empty array's buffer
+  /// is the shared empty one; asking for lines past an array's end is harmless in a prefetch.
+  @inline(__always)
+  func recordLines(
+    ofDevice d: Int, in devices: UnsafeBufferPointer<DeviceState>
+  ) -> (header: UnsafeRawPointer?, first: UnsafeRawPointer?, count: Int?) {
+    if let bits = recordBlock(ofDevice: d) {
+      return (nil, recordStore.address(ofBlock: bits), ZoneRecordStore.split(bits).count)
+    }
+    precondition(MemoryLayout<[ZoneRecord]>.size == MemoryLayout<UnsafeRawPointer>.size)
+    let state = UnsafeRawPointer(devices.baseAddress! + d)
+    let header = (state + MemoryLayout<DeviceState>.offset(of: \.records)!)
+      .load(as: UnsafeRawPointer.self)
+    return (header, header + ZoneRecordStore.arrayHeaderBytes, nil)
+  }
+
   /// Where device slot `d`'s records are, read without retaining anything (for the batch's
   /// prefetches; `devices` is the device table's buffer): the array's buffer (`nil` for a
   /// block), the first record, and the count. An array's buffer is its header (object header,
