@@ -59,6 +59,15 @@ import Testing
         if count > 0 {
           #expect(first!.assumingMemoryBound(to: ZoneRecord.self).pointee.zone == original[0].zone)
         }
+        // The prefetch's lines: the same first record, and a count only for a block (an
+        // array's count is in its header, which the prefetch does not read).
+        let (header, lineStart, lineCount) = evaluator.devices.withUnsafeBufferPointer {
+          evaluator.recordLines(ofDevice: 1, in: $0)
+        }
+        let place = Self.place(evaluator, 1)
+        #expect(lineCount == (place == "block" ? count : nil), "\(count) records, \(place)")
+        #expect((header == nil) == (place == "block"))
+        if count > 0 { #expect(lineStart == first) }
         // The other device's records stay none.
         #expect(Self.place(evaluator, 0) == "none")
       }
