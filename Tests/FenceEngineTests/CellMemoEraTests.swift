@@ -26,9 +26,10 @@ import Testing
   @Test func theMemoAnswersItsCellWhileTheCacheIsNotEmptied() throws {
     var evaluator = try Self.evaluatorWithAMemo()
     let hits = evaluator.cellCache.hits
-    let entry = evaluator.cellEntry(
+    let answer = evaluator.cellEntry(
       latitude: Self.point.latitude, longitude: Self.point.longitude, device: 0)
-    #expect(entry != nil)
+    #expect(answer.entry != nil)
+    #expect(answer.fromMemo)
     #expect(evaluator.cellCache.hits == hits + 1)
   }
 
@@ -42,9 +43,10 @@ import Testing
     evaluator.cellCache.removeAll()
     #expect(evaluator.cellCache.emptyings == made + (1 << 32))
     #expect(evaluator.devices[0].cellMemo.emptyings == UInt32(truncatingIfNeeded: made))
-    let entry = evaluator.cellEntry(
+    let answer = evaluator.cellEntry(
       latitude: Self.point.latitude, longitude: Self.point.longitude, device: 0)
-    #expect(entry == nil)
+    #expect(answer.entry == nil)
+    #expect(!answer.fromMemo)
     #expect(evaluator.devices[0].cellMemo.key == 0)
     #expect(evaluator.cellMemoEra == 1)
   }

@@ -443,6 +443,10 @@ struct DeviceState {
   var hasFix = false
   /// Bit 0: the last fix had a speed; bit 1: a course.
   private var motion: UInt8 = 0
+  /// Whether the device's last full evaluation left it settled in the cell of its `cellMemo`:
+  /// nothing to test there, no GEOLINE near, every record a stay found inside with nothing
+  /// pending (derived state: not in snapshots; see ``ZoneEvaluator/isSettledInCell(_:cell:records:context:)``).
+  var isSettledInCell = false
 
   init() {}
 

@@ -11,13 +11,16 @@ extension ZoneEvaluator {
   /// Nearly half the fixes of real tracks fall in the cell of the device's previous fix: the
   /// memo answers those without probing the table, whose entries (over a megabyte on the
   /// harbor week) are mostly out of the processor's nearer caches.
+  ///
+  /// `fromMemo` says the answer is the device's memo of the cell it was last in, unchanged
+  /// since: what ``isSettledInCell(_:cell:records:context:)`` may have vouched for.
   @inline(__always)
   mutating func cellEntry(
     latitude: Double, longitude: Double, device d: Int
-  ) -> ContainmentCellCache.Entry? {
-    guard cellCache.isOn else { return nil }
+  ) -> (entry: ContainmentCellCache.Entry?, fromMemo: Bool) {
+    guard cellCache.isOn else { return (nil, false) }
     let key = ContainmentCellCache.key(latitude: latitude, longitude: longitude)
-    guard key != 0 else { return nil }
+    guard key != 0 else { return (nil, false) }
     if cellCacheGeneration != zoneGeneration {
       cellCache.removeAll()
       cellCacheGeneration = zoneGeneration
@@ -26,22 +29,22 @@ extension ZoneEvaluator {
       fenceIndex.count <= ContainmentCellCache.bypassableFences || fenceIndex.answersPointsFromGrid
     // No polygon table: no polygon was added since the element tables were last emptied.
     if cellCache.bypasses(searchIsCheap: searchIsCheap, fencesAreCircles: polygonFences.isEmpty) {
-      return nil
+      return (nil, false)
     }
     if cellCache.emptyings >> 32 != cellMemoEra { startCellMemoEra() }
     let memo = devices.withUnsafeBufferPointer { $0[d].cellMemo }
     if memo.key == key, memo.emptyings == UInt32(truncatingIfNeeded: cellCache.emptyings) {
       cellCache.hits += 1
-      return memo.entry
+      return (memo.entry, true)
     }
     // Filing may empty the cache and so begin a new era: the memo made below then has the new
     // count's low bits, and the era check above forgets it before any fix reads it.
-    guard let entry = lookUpOrFileCell(key) else { return nil }
+    guard let entry = lookUpOrFileCell(key) else { return (nil, false) }
     let emptyings = cellCache.emptyings
     devices.withUnsafeMutableBufferPointer { devices in
       devices[d].cellMemo = CellMemo(key: key, emptyings: emptyings, entry: entry)
     }
-    return entry
+    return (entry, false)
   }
 
   /// Forgets every device's cell memo when the cache's emptyings reach a new multiple of 2³²

@@ -84,6 +84,15 @@ extension ZoneEvaluator {
     if skipsUnchanged(fix, coordinate, context, device: d, position: &position, into: &events) {
       return
     }
+    // The cell cache's lists for the fix's cell (nil: the index answers). A device settled in
+    // the cell its memo names, which still answers, can change nothing at this fix.
+    let cell = cellEntry(latitude: fix.latitude, longitude: fix.longitude, device: d)
+    if cell.fromMemo, context == nil,
+      devices.withUnsafeBufferPointer({ $0[d].isSettledInCell }), roaming.isEmpty
+    {
+      skip(fix, coordinate, device: d, settled: true, into: &events)
+      return
+    }
     let isFirst = !devices[d].hasFix
     let filter = monitoringFilter(at: coordinate, isFirst: isFirst, device: d, position: &position)
 
@@ -92,8 +101,8 @@ extension ZoneEvaluator {
     var records = takeRecords(ofDevice: d)
     let measuresSafeRadius = configuration.skipsUnchangedFixes && configuration.proximity == nil
     let insideBoundary = markInside(
-      at: coordinate, device: d, position: &position, records: &records, filter: filter,
-      context: context, measuringBoundary: measuresSafeRadius)
+      at: coordinate, cell: cell.entry, device: d, position: &position, records: &records,
+      filter: filter, context: context, measuringBoundary: measuresSafeRadius)
     let hasCrossings = findCrossings(
       to: coordinate, isFirst: isFirst, device: d, filter: filter, context: context,
       records: &records)
@@ -116,7 +125,9 @@ extension ZoneEvaluator {
         around: position ?? Position(coordinate), device: d, records: records,
         insideBoundary: insideBoundary, isFirst: isFirst)
     }
-    recordLastFix(fix, coordinate, device: d, records: &records)
+    let settled = isSettledInCell(
+      coordinate, cell: cell.entry, records: records, context: context)
+    recordLastFix(fix, coordinate, device: d, records: &records, settledInCell: settled)
     if !roaming.isEmpty { moveRoamingCircles(of: d, to: coordinate) }
   }
 
@@ -470,8 +481,12 @@ extension ZoneEvaluator {
 
   /// Stores a fix as the device's last accepted fix, puts the device's `records` (taken out
   /// for the fix's step) back, and moves the engine's time up to the fix.
+  ///
+  /// `settledInCell` is the device's new ``DeviceState/isSettledInCell``
+  /// (``isSettledInCell(_:cell:records:context:)``), written with the rest.
   mutating func recordLastFix(
-    _ fix: FixReading, _ coordinate: Coordinate, device d: Int, records: inout [ZoneRecord]
+    _ fix: FixReading, _ coordinate: Coordinate, device d: Int, records: inout [ZoneRecord],
+    settledInCell: Bool = false
   ) {
     if time.map({ fix.time > $0 }) ?? true { time = fix.time }
     let sequence = addSequence
@@ -483,6 +498,7 @@ extension ZoneEvaluator {
     devices.withUnsafeMutableBufferPointer { devices in
       if !pooled { swap(&records, &devices[d].records) }
       Self.note(fix, coordinate, sequence: sequence, asLastOf: &devices[d])
+      devices[d].isSettledInCell = settledInCell
     }
   }
 
@@ -538,16 +554,18 @@ extension ZoneEvaluator {
   /// Sets each record's `isInsideNow` and `fenceNow` for a fix at `coordinate`: containment by
   /// the zone's fences, or, for a device inside, exit hysteresis.
   ///
-  /// `position` is the fix's position when already made; it is made (and stored) on the first
-  /// test that needs it, so a fix in no fence's box and no hysteresis pays no trigonometry.
+  /// `cell` is the cell cache's entry for the fix's cell (``cellEntry(latitude:longitude:device:)``),
+  /// nil when the index answers. `position` is the fix's position when already made; it is made
+  /// (and stored) on the first test that needs it, so a fix in no fence's box and no hysteresis
+  /// pays no trigonometry.
   ///
   /// - Returns: with `measuringBoundary`, the distance in metres to the boundary of the nearest
   ///   fence holding the position (infinity when none does); else infinity.
   @discardableResult
   mutating func markInside(
-    at coordinate: Coordinate, device d: Int, position: inout Position?,
-    records: inout [ZoneRecord], filter: MonitoredFilter, context: ConditionContext?,
-    measuringBoundary: Bool
+    at coordinate: Coordinate, cell: ContainmentCellCache.Entry?, device d: Int,
+    position: inout Position?, records: inout [ZoneRecord], filter: MonitoredFilter,
+    context: ConditionContext?, measuringBoundary: Bool
   ) -> Double {
     var boundary = Double.infinity
     if let context {
@@ -594,9 +612,7 @@ extension ZoneEvaluator {
       }
     }
 
-    if let cell = cellEntry(
-      latitude: coordinate.latitude, longitude: coordinate.longitude, device: d)
-    {
+    if let cell {
       // The cell's fences: those covering all of it need no test.
       let start = Int(cell.start)
       let testStart = start + Int(cell.insideCount)

@@ -19,15 +19,101 @@ extension ZoneEvaluator {
   /// A device with a safe radius has no dwell waiting on a pending exit (``noteSafeRadius``
   /// notes none while an exit is pending, and only the device's own full evaluations start
   /// one), so only the queue's head can make a dwell due here.
+  ///
+  /// `settled`: skipped because the device is settled in its cell (``isSettledInCell(_:cell:records:context:)``),
+  /// counted in ``settledFixCount``; else within its safe radius, in ``skippedFixCount``.
+  /// The same argument holds for both: the device's last full evaluation left nothing pending,
+  /// and neither this fix nor the movement to it can enter, leave or cross anything.
   mutating func skip(
-    _ fix: FixReading, _ coordinate: Coordinate, device d: Int, into events: inout [ZoneEvent]
+    _ fix: FixReading, _ coordinate: Coordinate, device d: Int, settled: Bool = false,
+    into events: inout [ZoneEvent]
   ) {
     let t = fix.time
-    skippedFixCount += 1
+    if settled { settledFixCount += 1 } else { skippedFixCount += 1 }
     if let next = dwellQueue.nextDeadline, next <= t {
       fireDueDwells(upTo: t, current: d, fix: fix, into: &events)
     }
     recordLastFix(fix, coordinate, device: d)
+  }
+
+  /// Whether, after a full evaluation at `coordinate`, the device is settled in the cell of
+  /// its cell memo (``DeviceState/isSettledInCell``, which ``recordLastFix`` writes), so that its next fixes in that cell, while the memo answers for
+  /// them, skip the geometric tests (``process(at:slot:into:)``): the same events, as a fix
+  /// within a safe radius (``skip``), with no radius to measure. It is when
+  /// - the cell cache answered this fix for its cell (`cell`, now the device's memo) with no
+  ///   fence to test: each fence either covers every point of the cell or none, so every point
+  ///   of it lies in the very fences this fix does;
+  /// - no GEOLINE's box meets the cell (widened by 10⁻⁹ degree), so a movement inside it
+  ///   crosses none;
+  /// - every record is a stay (checked in or inside silently) that a fence holds now, with no
+  ///   exit counted and no dwell waiting (the state a fix in the same fences leaves as it is:
+  ///   see ``areSettled(_:)``), none held only by hysteresis, or a zone it is outside of and not
+  ///   in now (``areSettledInFences(_:)``);
+  /// - and no zone has conditions, no roaming fence exists and proximity monitoring is off
+  ///   (each makes a fix's result depend on more than its cell), nor is
+  ///   ``Configuration/skipsUnchangedFixes`` on: its safe radius, renewed at each full
+  ///   evaluation, does that job there, and a settled fix would leave the radius unrenewed,
+  ///   so that how many fixes it skips would depend on whether the device's memo survived (a
+  ///   snapshot keeps neither).
+  ///
+  /// The memo answers only while the cache has not been emptied since it was made, and any
+  /// zone change (the zone clock's included) empties the cache; a full evaluation anywhere
+  /// writes the flag again. Devices near a fence boundary, with a pending exit, or where the
+  /// cache is off or bypassed, are never settled.
+  @inline(__always)
+  mutating func isSettledInCell(
+    _ coordinate: Coordinate, cell: ContainmentCellCache.Entry?, records: [ZoneRecord],
+    context: ConditionContext?
+  ) -> Bool {
+    var settled = false
+    if let cell, cell.testCount == 0, context == nil, roaming.isEmpty,
+      configuration.proximity == nil, !configuration.skipsUnchangedFixes,
+      Self.areSettledInFences(records)
+    {
+      let key = ContainmentCellCache.key(
+        latitude: coordinate.latitude, longitude: coordinate.longitude)
+      // Keys stop 0.1 degree short of longitude ±180: the widened cell never crosses it.
+      let box = ContainmentCellCache.cell(key)
+      let margin = 1e-9
+      settled =
+        key != 0
+        && !geolineMeets(
+          BoundingBox(
+            south: box.south - margin, west: box.west - margin, north: box.north + margin,
+            east: box.east + margin))
+    }
+    return settled
+  }
+
+  /// Whether every record is either a stay held by a fence now (not only by hysteresis) with
+  /// no exit counted and no dwell waiting on one, or a zone the device is outside of and not
+  /// in now (kept for its MRT window: a fix in the same fences leaves it as it is, and only
+  /// its pruning, which emits nothing, waits for the next full evaluation).
+  @inline(__always)
+  static func areSettledInFences(_ records: [ZoneRecord]) -> Bool {
+    records.withUnsafeBufferPointer { records in
+      for r in records.indices {
+        let record = records[r]
+        if record.presence == .outside {
+          if record.isInsideNow { return false }
+        } else if !record.isInsideNow || record.fenceNow < 0 || record.exitCount != 0
+          || record.dwell == .waiting
+        {
+          return false
+        }
+      }
+      return true
+    }
+  }
+
+  /// Whether some GEOLINE's box (as the index keeps it) meets `box`: the extent test first,
+  /// then the GEOLINE index.
+  @inline(__always)
+  mutating func geolineMeets(_ box: BoundingBox) -> Bool {
+    guard !geolineIndex.isEmpty, movementMayMeetGeolines(box) else { return false }
+    var meets = false
+    geolineIndex.search(intersecting: box) { _ in meets = true }
+    return meets
   }
 
   /// The largest safe radius noted, in metres, for the fastest devices (see

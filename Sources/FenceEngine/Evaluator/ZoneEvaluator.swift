@@ -167,6 +167,11 @@ public struct ZoneEvaluator {
   /// How many accepted fixes skipped the geometric tests because they could not change anything
   /// (see ``Configuration/skipsUnchangedFixes``).
   public internal(set) var skippedFixCount = 0
+  /// How many accepted fixes only fired timers because their device was settled in the cell
+  /// of its last full evaluation (see ``isSettledInCell(_:cell:records:context:)``): always on with the cell cache,
+  /// whatever ``Configuration/skipsUnchangedFixes`` says. Counted apart from
+  /// ``skippedFixCount``, and not kept in snapshots.
+  public internal(set) var settledFixCount = 0
 
   /// The safe radius searched for around a device at rest or walking, in metres; faster
   /// devices get up to 32 fixes at their pace, at most 2,000 m (see

@@ -222,7 +222,10 @@ struct Replay {
     summary.zoneChanges = changes?.summary
     if command.backend == .native {
       let (hits, fills) = evaluator.cellCacheStatistics
-      summary.cellCache = (hits, fills, evaluator.cellCacheFirstVisits, evaluator.cellCacheBypassedFixes)
+      summary.cellCache = (
+        hits, fills, evaluator.cellCacheFirstVisits, evaluator.cellCacheBypassedFixes,
+        evaluator.settledFixCount
+      )
     }
     for disagreement in comparison?.disagreements ?? [] {
       let fix = disagreement.fix

@@ -94,8 +94,10 @@ struct RunSummary {
   var zoneChanges: ZoneChanges?
   /// Where the engine's containment answers came from: `hits` (a device's cell memo, a filed
   /// cell or parent), `fills` (cells filed), `firstVisits` (first fix in a parent: the index)
-  /// and `bypassed` (the cache was not paying: the index); `nil` with the cache off.
-  var cellCache: (hits: Int, fills: Int, firstVisits: Int, bypassed: Int)?
+  /// and `bypassed` (the cache was not paying: the index), and `settled` (hits whose device
+  /// was settled in its cell: timers only, ``ZoneEvaluator/settledFixCount``); `nil` with the
+  /// cache off.
+  var cellCache: (hits: Int, fills: Int, firstVisits: Int, bypassed: Int, settled: Int)?
 
   /// Track rows (fixes and skipped rows) read and sorted per second; 0 when not measured.
   var readRowsPerSecond: Double {
@@ -154,6 +156,7 @@ struct RunSummary {
       object["cellCache"] = .object([
         "hits": .number(Double(cache.hits)), "fills": .number(Double(cache.fills)),
         "firstVisits": .number(Double(cache.firstVisits)), "bypassed": .number(Double(cache.bypassed)),
+        "settled": .number(Double(cache.settled)),
       ])
     }
     if let changes = zoneChanges {
@@ -220,7 +223,7 @@ struct RunSummary {
     if let cache = cellCache {
       lines.append((
         "cell cache",
-        "\(cache.hits) hits, \(cache.fills) fills, \(cache.firstVisits) first visits, \(cache.bypassed) bypassed"
+        "\(cache.hits) hits (\(cache.settled) settled), \(cache.fills) fills, \(cache.firstVisits) first visits, \(cache.bypassed) bypassed"
       ))
     }
     if let geos = compareGEOS {

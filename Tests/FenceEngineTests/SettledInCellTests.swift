@@ -1,0 +1,128 @@
+@testable import FenceEngine
+import FenceGeometry
+import Testing
+
+/// A device settled in the cell of its last full evaluation (nothing to test there, no GEOLINE
+/// near, nothing pending) only fires timers at its next fixes in that cell
+/// (`ZoneEvaluator.isSettledInCell`): the events must be exactly those of an evaluator
+/// without the cell cache, which never settles a device. The counts of settled fixes follow
+/// from the cache's admission: a device's first fix in a parent cell is answered by the index
+/// (no memo), its second files the parent (and the cell when the parent has fences to test)
+/// and makes the memo, and the fixes after it in the same cell may be settled.
+///
+/// Cells are 1/1024 degree: near the tests' origin about 108 m north-south, from 43 m south to
+/// 65 m north of it, and 82.6 m east-west, from the origin's meridian eastward.
+@Suite struct SettledInCellTests {
+  /// The events of `fixes` (then advanced by 600 s) with the cell cache and without it, and
+  /// how many fixes were settled with it. `change` adds a zone before the fix at its index.
+  static func replay(
+    _ zones: [Zone], _ fixes: [LocationFix], adding change: (before: Int, zone: Zone)? = nil
+  ) throws -> (cached: [String], plain: [String], settled: Int) {
+    func run(capacity: Int) throws -> ([String], Int) {
+      var evaluator = try ZoneEvaluator(
+        configuration: .init(cellCacheCapacity: capacity), zones: zones)
+      var events: [ZoneEvent] = []
+      for (index, fix) in fixes.enumerated() {
+        if let change, change.before == index { try evaluator.add(change.zone) }
+        evaluator.process(fix, into: &events)
+      }
+      if let last = fixes.last {
+        evaluator.advance(to: last.time.adding(seconds: 600), into: &events)
+      }
+      return (events.map(describe), evaluator.settledFixCount)
+    }
+    let (cached, settled) = try run(capacity: 65_536)
+    let (plain, none) = try run(capacity: 0)
+    #expect(none == 0)
+    return (cached, plain, settled)
+  }
+
+  /// Fixes every 10 s from `start` seconds, at `positions` in turn (metres north and east).
+  static func fixes(
+    from start: Double = 0, count: Int, at positions: [(north: Double, east: Double)]
+  ) -> [LocationFix] {
+    (0..<count).map { k in
+      let p = positions[k % positions.count]
+      return fix(start + Double(k) * 10, north: p.north, east: p.east)
+    }
+  }
+
+  /// Inside a circle of 2 km, wandering within one cell: settled from the third fix on, and
+  /// the dwell still fires on time, from a settled fix.
+  @Test func aDeviceWanderingInsideOneCellSettlesAndItsDwellFires() throws {
+    let zones = [try circleZone("harbor", radius: 2_000, rules: ZoneRules(dwell: 60))]
+    let fixes = Self.fixes(count: 31, at: [(0, 20), (15, 35), (-20, 60), (5, 10)])
+    let run = try Self.replay(zones, fixes)
+    #expect(run.cached == ["0 checkIn a harbor/harbor-fence", "60 dwell a harbor/harbor-fence in=0 dwell=60"])
+    #expect(run.cached == run.plain)
+    #expect(run.settled == 29)
+  }
+
+  /// A GEOLINE through the cell: every movement between the two points crosses it, so the
+  /// device never settles, and every crossing is reported.
+  @Test func aGeolineThroughTheCellKeepsTheDeviceUnsettled() throws {
+    let zones = [
+      try circleZone("harbor", radius: 2_000),
+      Zone(id: "line", geolines: [try geoline("meridian", [(-500, 35), (500, 35)])]),
+    ]
+    let fixes = Self.fixes(count: 31, at: [(0, 20), (0, 50)])
+    let run = try Self.replay(zones, fixes)
+    #expect(run.cached == run.plain)
+    #expect(run.cached.filter { $0.contains("line/meridian geoline") }.count == 30)
+    #expect(run.settled == 0)
+  }
+
+  /// Leaving a pier with three confirmations needed: the two fixes with an exit counted are not
+  /// settled, the check-out comes at the third with the first's time, and the device settles
+  /// once the record is gone.
+  @Test func aPendingExitKeepsTheDeviceUnsettledUntilItIsConfirmed() throws {
+    let zones = [
+      try circleZone("pier", east: 400, radius: 30, rules: ZoneRules(exitConfirmations: 3))
+    ]
+    let fixes = Self.fixes(count: 3, at: [(0, 400)])
+      + Self.fixes(from: 30, count: 10, at: [(0, 600), (10, 620)])
+    let run = try Self.replay(zones, fixes)
+    #expect(run.cached == ["0 checkIn a pier/pier-fence", "30 checkOut a pier/pier-fence in=0 duration=30"])
+    #expect(run.cached == run.plain)
+    #expect(run.settled == 7)
+  }
+
+  /// A zone added while the device is settled: the cache is emptied, the next fix is evaluated
+  /// and checks in (the initial trigger), and the device settles again two fixes later.
+  @Test func aZoneAddedWhileSettledChecksTheDeviceInAtItsNextFix() throws {
+    let zones = [try circleZone("harbor", radius: 2_000)]
+    let fixes = Self.fixes(count: 11, at: [(0, 20), (10, 30)])
+    let buoy = try circleZone("buoy", radius: 500)
+    let run = try Self.replay(zones, fixes, adding: (before: 6, zone: buoy))
+    #expect(run.cached == ["0 checkIn a harbor/harbor-fence", "60 checkIn a buoy/buoy-fence"])
+    #expect(run.cached == run.plain)
+    #expect(run.settled == 4 + 3)
+  }
+
+  /// With skipping by safe radius on, the radius does the skipping and no device settles (a
+  /// settled fix would leave the radius unrenewed): the same fixes as the first test.
+  @Test func skippingBySafeRadiusTakesOverFromSettling() throws {
+    let zones = [try circleZone("harbor", radius: 2_000, rules: ZoneRules(dwell: 60))]
+    let fixes = Self.fixes(count: 31, at: [(0, 20), (15, 35), (-20, 60), (5, 10)])
+    var evaluator = try ZoneEvaluator(
+      configuration: .init(skipsUnchangedFixes: true), zones: zones)
+    let events = replayEvents(fixes, through: &evaluator, advancingBy: 600).map(describe)
+    #expect(events == ["0 checkIn a harbor/harbor-fence", "60 dwell a harbor/harbor-fence in=0 dwell=60"])
+    #expect(evaluator.settledFixCount == 0)
+    #expect(evaluator.skippedFixCount == 30)
+  }
+
+  /// Held in a pier only by its exit hysteresis, in a cell the pier does not reach: never
+  /// settled (the hold depends on the distance, not on the cell), and no check-out.
+  @Test func aStayHeldByHysteresisIsNeverSettled() throws {
+    let zones = [
+      try circleZone("pier", east: 40, radius: 20, rules: ZoneRules(exitHysteresis: 150))
+    ]
+    let fixes = Self.fixes(count: 3, at: [(0, 40)])
+      + Self.fixes(from: 30, count: 8, at: [(0, 150), (5, 140)])
+    let run = try Self.replay(zones, fixes)
+    #expect(run.cached == ["0 checkIn a pier/pier-fence"])
+    #expect(run.cached == run.plain)
+    #expect(run.settled == 0)
+  }
+}
