@@ -53,7 +53,10 @@ import Testing
     let zones = [try circleZone("harbor", radius: 2_000, rules: ZoneRules(dwell: 60))]
     let fixes = Self.fixes(count: 31, at: [(0, 20), (15, 35), (-20, 60), (5, 10)])
     let run = try Self.replay(zones, fixes)
-    #expect(run.cached == ["0 checkIn a harbor/harbor-fence", "60 dwell a harbor/harbor-fence in=0 dwell=60"])
+    #expect(
+      run.cached == [
+        "0 checkIn a harbor/harbor-fence", "60 dwell a harbor/harbor-fence in=0 dwell=60",
+      ])
     #expect(run.cached == run.plain)
     #expect(run.settled == 29)
   }
@@ -82,7 +85,10 @@ import Testing
     let fixes = Self.fixes(count: 3, at: [(0, 400)])
       + Self.fixes(from: 30, count: 10, at: [(0, 600), (10, 620)])
     let run = try Self.replay(zones, fixes)
-    #expect(run.cached == ["0 checkIn a pier/pier-fence", "30 checkOut a pier/pier-fence in=0 duration=30"])
+    #expect(
+      run.cached == [
+        "0 checkIn a pier/pier-fence", "30 checkOut a pier/pier-fence in=0 duration=30",
+      ])
     #expect(run.cached == run.plain)
     #expect(run.settled == 7)
   }
@@ -107,7 +113,8 @@ import Testing
     var evaluator = try ZoneEvaluator(
       configuration: .init(skipsUnchangedFixes: true), zones: zones)
     let events = replayEvents(fixes, through: &evaluator, advancingBy: 600).map(describe)
-    #expect(events == ["0 checkIn a harbor/harbor-fence", "60 dwell a harbor/harbor-fence in=0 dwell=60"])
+    #expect(
+      events == ["0 checkIn a harbor/harbor-fence", "60 dwell a harbor/harbor-fence in=0 dwell=60"])
     #expect(evaluator.settledFixCount == 0)
     #expect(evaluator.skippedFixCount == 30)
   }

@@ -444,8 +444,8 @@ struct DeviceState {
   /// Bit 0: the last fix had a speed; bit 1: a course.
   private var motion: UInt8 = 0
   /// Whether the device's last full evaluation left it settled in the cell of its `cellMemo`:
-  /// nothing to test there, no GEOLINE near, every record a stay found inside with nothing
-  /// pending (derived state: not in snapshots; see ``ZoneEvaluator/isSettledInCell(_:cell:records:context:)``).
+  /// nothing to test there, no GEOLINE near, nothing pending in its records (derived state:
+  /// not in snapshots; see ``ZoneEvaluator/isSettledInCell(_:cell:records:context:)``).
   var isSettledInCell = false
 
   init() {}

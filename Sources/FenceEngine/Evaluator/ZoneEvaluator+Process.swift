@@ -554,10 +554,10 @@ extension ZoneEvaluator {
   /// Sets each record's `isInsideNow` and `fenceNow` for a fix at `coordinate`: containment by
   /// the zone's fences, or, for a device inside, exit hysteresis.
   ///
-  /// `cell` is the cell cache's entry for the fix's cell (``cellEntry(latitude:longitude:device:)``),
-  /// nil when the index answers. `position` is the fix's position when already made; it is made
-  /// (and stored) on the first test that needs it, so a fix in no fence's box and no hysteresis
-  /// pays no trigonometry.
+  /// `cell` is the cell cache's entry for the fix's cell
+  /// (``cellEntry(latitude:longitude:device:)``), nil when the index answers. `position` is
+  /// the fix's position when already made; it is made (and stored) on the first test that
+  /// needs it, so a fix in no fence's box and no hysteresis pays no trigonometry.
   ///
   /// - Returns: with `measuringBoundary`, the distance in metres to the boundary of the nearest
   ///   fence holding the position (infinity when none does); else infinity.

@@ -20,8 +20,9 @@ extension ZoneEvaluator {
   /// notes none while an exit is pending, and only the device's own full evaluations start
   /// one), so only the queue's head can make a dwell due here.
   ///
-  /// `settled`: skipped because the device is settled in its cell (``isSettledInCell(_:cell:records:context:)``),
-  /// counted in ``settledFixCount``; else within its safe radius, in ``skippedFixCount``.
+  /// `settled`: skipped because the device is settled in its cell
+  /// (``isSettledInCell(_:cell:records:context:)``), counted in ``settledFixCount``; else
+  /// within its safe radius, in ``skippedFixCount``.
   /// The same argument holds for both: the device's last full evaluation left nothing pending,
   /// and neither this fix nor the movement to it can enter, leave or cross anything.
   mutating func skip(
@@ -37,9 +38,10 @@ extension ZoneEvaluator {
   }
 
   /// Whether, after a full evaluation at `coordinate`, the device is settled in the cell of
-  /// its cell memo (``DeviceState/isSettledInCell``, which ``recordLastFix`` writes), so that its next fixes in that cell, while the memo answers for
-  /// them, skip the geometric tests (``process(at:slot:into:)``): the same events, as a fix
-  /// within a safe radius (``skip``), with no radius to measure. It is when
+  /// its cell memo (``DeviceState/isSettledInCell``, which ``recordLastFix`` writes), so that
+  /// its next fixes in that cell, while the memo answers for them, skip the geometric tests
+  /// (``process(at:slot:into:)``): the same events, as a fix within a safe radius (``skip``),
+  /// with no radius to measure. It is when
   /// - the cell cache answered this fix for its cell (`cell`, now the device's memo) with no
   ///   fence to test: each fence either covers every point of the cell or none, so every point
   ///   of it lies in the very fences this fix does;

@@ -168,9 +168,9 @@ public struct ZoneEvaluator {
   /// (see ``Configuration/skipsUnchangedFixes``).
   public internal(set) var skippedFixCount = 0
   /// How many accepted fixes only fired timers because their device was settled in the cell
-  /// of its last full evaluation (see ``isSettledInCell(_:cell:records:context:)``): always on with the cell cache,
-  /// whatever ``Configuration/skipsUnchangedFixes`` says. Counted apart from
-  /// ``skippedFixCount``, and not kept in snapshots.
+  /// of its last full evaluation (see ``isSettledInCell(_:cell:records:context:)``): on with
+  /// the cell cache unless ``Configuration/skipsUnchangedFixes`` is (whose safe radius does
+  /// that job then). Counted apart from ``skippedFixCount``, and not kept in snapshots.
   public internal(set) var settledFixCount = 0
 
   /// The safe radius searched for around a device at rest or walking, in metres; faster

@@ -223,7 +223,8 @@ struct RunSummary {
     if let cache = cellCache {
       lines.append((
         "cell cache",
-        "\(cache.hits) hits (\(cache.settled) settled), \(cache.fills) fills, \(cache.firstVisits) first visits, \(cache.bypassed) bypassed"
+        "\(cache.hits) hits (\(cache.settled) settled), \(cache.fills) fills, "
+          + "\(cache.firstVisits) first visits, \(cache.bypassed) bypassed"
       ))
     }
     if let geos = compareGEOS {
