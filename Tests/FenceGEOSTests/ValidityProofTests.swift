@@ -57,6 +57,16 @@ import Testing
     #expect(try Self.geosFindsValid(rings, context: GEOSContext()) == ring.valid)
   }
 
+  /// A triangle of sides 10⁻¹⁶⁰ degrees: its orientation products (about 10⁻³²⁰) are
+  /// subnormal, where the error bound no longer holds. Valid, and left to GEOS.
+  @Test func leavesRingsSmallEnoughToUnderflowToGEOS() throws {
+    let rings = [Self.ring("0 0, 1e-160 0, 0 1e-160, 0 0")]
+    #expect(!Self.proves(rings))
+    #expect(try Self.geosFindsValid(rings, context: GEOSContext()))
+    // The same triangle a hundred billion billion times larger is proven.
+    #expect(Self.proves([Self.ring("0 0, 1e-140 0, 0 1e-140, 0 0")]))
+  }
+
   @Test func leavesPolygonsWithHolesToGEOS() throws {
     let rings = [
       Self.ring("0 0, 10 0, 10 10, 0 10, 0 0"),

@@ -14,6 +14,22 @@ extension ZoneEvaluator {
       && movement.south <= extent.north && movement.north >= extent.south
   }
 
+  /// Calls `body` with the slot of every GEOLINE whose box may meet `box`: from the list of
+  /// their boxes when it is current (``listsGeolines``: few GEOLINEs, none across the
+  /// antimeridian), else from the GEOLINE index, whose boxes, rounded outward, hold the exact
+  /// ones. Mutating although it changes nothing: the mutating per-fix steps call it, and a
+  /// method of the evaluator would copy the whole evaluator there.
+  @inline(__always)
+  mutating func forEachGeoline(meeting box: BoundingBox, _ body: (Int32) -> Void) {
+    if listsGeolines && geolineExtentGeneration == zoneGeneration && !box.crossesAntimeridian {
+      for k in geolineBoxes.indices where geolineBoxes[k].box.planarIntersects(box) {
+        body(geolineBoxes[k].slot)
+      }
+    } else {
+      geolineIndex.search(intersecting: box) { body($0) }
+    }
+  }
+
   /// GEOLINEs up to which ``findCrossings(from:to:movement:filter:into:)`` scans their boxes
   /// rather than searching the index: a search of a tree of two GEOLINEs cost about 240
   /// instructions, and most movements of a stream meet the extent of a harbor's GEOLINEs

@@ -486,7 +486,7 @@ extension ZoneEvaluator {
   /// (``isSettledInCell(_:cell:records:context:)``), written with the rest.
   mutating func recordLastFix(
     _ fix: FixReading, _ coordinate: Coordinate, device d: Int, records: inout [ZoneRecord],
-    settledInCell: Bool = false
+    settledInCell: Bool
   ) {
     if time.map({ fix.time > $0 }) ?? true { time = fix.time }
     let sequence = addSequence
@@ -745,15 +745,7 @@ extension ZoneEvaluator {
     var candidates: [Int32] = []
     swap(&candidates, &scratchCandidates)
     candidates.empty()
-    if listsGeolines && geolineExtentGeneration == zoneGeneration
-      && !movement.crossesAntimeridian
-    {
-      for k in geolineBoxes.indices where geolineBoxes[k].box.planarIntersects(movement) {
-        candidates.append(geolineBoxes[k].slot)
-      }
-    } else {
-      geolineIndex.search(intersecting: movement) { candidates.append($0) }
-    }
+    forEachGeoline(meeting: movement) { candidates.append($0) }
     var lineCrossings: [GeolineCrossing] = []
     swap(&lineCrossings, &scratchLineCrossings)
     for slot in candidates where allows(slot, filter) {

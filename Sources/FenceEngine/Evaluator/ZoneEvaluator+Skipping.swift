@@ -108,13 +108,15 @@ extension ZoneEvaluator {
     }
   }
 
-  /// Whether some GEOLINE's box (as the index keeps it) meets `box`: the extent test first,
-  /// then the GEOLINE index.
+  /// Whether some GEOLINE's box meets `box`, judged as the crossing search judges a movement
+  /// (``findCrossings(to:isFirst:device:filter:context:records:)``): the extent test first,
+  /// then ``forEachGeoline(meeting:_:)``, which finds the candidates of any movement inside
+  /// `box`, and more.
   @inline(__always)
   mutating func geolineMeets(_ box: BoundingBox) -> Bool {
     guard !geolineIndex.isEmpty, movementMayMeetGeolines(box) else { return false }
     var meets = false
-    geolineIndex.search(intersecting: box) { _ in meets = true }
+    forEachGeoline(meeting: box) { _ in meets = true }
     return meets
   }
 

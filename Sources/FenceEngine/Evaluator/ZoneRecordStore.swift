@@ -353,20 +353,16 @@ extension ZoneEvaluator {
   /// prefetches; `devices` is the device table's buffer): the array's buffer (`nil` for a
   /// block), the first record, and the count. An array's buffer is its header (object header,
   /// count, capacity) and then its elements; the array is read from the state as bits, since
-  /// reading it would read the count in that header and retain it.
+  /// reading it would read the count in that header and retain it: ``recordLines(ofDevice:in:)``
+  /// and, for an array, the count read from its header.
   @inline(__always)
   func recordAddresses(
     ofDevice d: Int, in devices: UnsafeBufferPointer<DeviceState>
   ) -> (header: UnsafeRawPointer?, first: UnsafeRawPointer?, count: Int) {
-    if let bits = recordBlock(ofDevice: d) {
-      return (nil, recordStore.address(ofBlock: bits), ZoneRecordStore.split(bits).count)
-    }
-    precondition(MemoryLayout<[ZoneRecord]>.size == MemoryLayout<UnsafeRawPointer>.size)
-    let state = UnsafeRawPointer(devices.baseAddress! + d)
-    let header = (state + MemoryLayout<DeviceState>.offset(of: \.records)!)
-      .load(as: UnsafeRawPointer.self)
-    let count = header.load(fromByteOffset: 16, as: Int.self)
+    let (header, first, blockCount) = recordLines(ofDevice: d, in: devices)
+    if let blockCount { return (nil, first, blockCount) }
+    let count = header!.load(fromByteOffset: 16, as: Int.self)
     assert(count == devices[d].records.count, "array header layout")
-    return (header, header + ZoneRecordStore.arrayHeaderBytes, count)
+    return (header, first, count)
   }
 }
