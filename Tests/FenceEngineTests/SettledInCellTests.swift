@@ -2,13 +2,14 @@
 import FenceGeometry
 import Testing
 
-/// A device settled in the cell of its last full evaluation (nothing to test there, no GEOLINE
-/// near, nothing pending) only fires timers at its next fixes in that cell
-/// (`ZoneEvaluator.isSettledInCell`): the events must be exactly those of an evaluator
-/// without the cell cache, which never settles a device. The counts of settled fixes follow
-/// from the cache's admission: a device's first fix in a parent cell is answered by the index
-/// (no memo), its second files the parent (and the cell when the parent has fences to test)
-/// and makes the memo, and the fixes after it in the same cell may be settled.
+/// A device settled in the cell of its last full evaluation (at most seven fences to test
+/// there, no GEOLINE near, nothing pending) only fires timers at its next fixes in that cell
+/// that the fences to test answer as that evaluation's fix did (`ZoneEvaluator.settledState`):
+/// the events must be exactly those of an evaluator without the cell cache, which never
+/// settles a device. The counts of settled fixes follow from the cache's admission: a
+/// device's first fix in a parent cell is answered by the index (no memo), its second files
+/// the parent (and the cell when the parent has fences to test) and makes the memo, and the
+/// fixes after it in the same cell may be settled.
 ///
 /// Cells are 1/1024 degree: near the tests' origin about 108 m north-south, from 43 m south to
 /// 65 m north of it, and 82.6 m east-west, from the origin's meridian eastward.
@@ -77,7 +78,8 @@ import Testing
 
   /// Leaving a pier with three confirmations needed: the two fixes with an exit counted are not
   /// settled, the check-out comes at the third with the first's time, and the device settles
-  /// once the record is gone.
+  /// once the record is gone. At the pier (whose boundary crosses the cell) the third fix is
+  /// settled: the pier covers it as it did the second.
   @Test func aPendingExitKeepsTheDeviceUnsettledUntilItIsConfirmed() throws {
     let zones = [
       try circleZone("pier", east: 400, radius: 30, rules: ZoneRules(exitConfirmations: 3))
@@ -90,7 +92,7 @@ import Testing
         "0 checkIn a pier/pier-fence", "30 checkOut a pier/pier-fence in=0 duration=30",
       ])
     #expect(run.cached == run.plain)
-    #expect(run.settled == 7)
+    #expect(run.settled == 1 + 7)
   }
 
   /// A zone added while the device is settled: the cache is emptied, the next fix is evaluated
@@ -122,7 +124,7 @@ import Testing
   /// Held in a pier only by its exit hysteresis (250 m), in a cell the pier does not reach
   /// (from 247.6 to 330.2 m east): not settled while held, since the hold depends on where in
   /// the cell the fix is; the move to 328 m east, past the hysteresis in the same cell, checks
-  /// out, and the device settles after.
+  /// out, and the device settles after. (The third fix, in the pier, is settled as the second.)
   @Test func aStayHeldByHysteresisIsNotSettled() throws {
     let zones = [
       try circleZone("pier", east: 40, radius: 20, rules: ZoneRules(exitHysteresis: 250))
@@ -136,7 +138,44 @@ import Testing
         "0 checkIn a pier/pier-fence", "80 checkOut a pier/pier-fence in=0 duration=80",
       ])
     #expect(run.cached == run.plain)
-    #expect(run.settled == 4)
+    #expect(run.settled == 1 + 4)
+  }
+
+  /// A buoy whose boundary crosses the cell (20 to 60 m east of the origin, in the cell from 0
+  /// to 82.6 m): the device settles on either side, and each fix on the other side than the
+  /// fix that settled it is evaluated whole, so the check-out and the check-in come on time.
+  /// (Settled on the buoy's answer alone, the fix at 40 s would be skipped, and its check-out
+  /// lost.)
+  @Test func aFenceToTestAnswersLikeTheSettlingFixOrTheFixIsEvaluated() throws {
+    let zones = [try circleZone("buoy", east: 40, radius: 20)]
+    let fixes =
+      Self.fixes(count: 4, at: [(0, 40), (5, 42)])
+      + Self.fixes(from: 40, count: 4, at: [(0, 70), (5, 72)])
+      + Self.fixes(from: 80, count: 4, at: [(0, 40), (-5, 38)])
+    let run = try Self.replay(zones, fixes)
+    #expect(
+      run.cached == [
+        "0 checkIn a buoy/buoy-fence", "40 checkOut a buoy/buoy-fence in=0 duration=40",
+        "80 checkIn a buoy/buoy-fence",
+      ])
+    #expect(run.cached == run.plain)
+    // The second fix files the cell and settles (inside); 40 s and 80 s are evaluated and
+    // settle again (outside, then inside).
+    #expect(run.settled == 2 + 3 + 3)
+  }
+
+  /// Circles around one point, every boundary crossing the cell: with seven fences to test
+  /// the device settles, with eight (more than `SettledInCell.testLimit`) it never does.
+  @Test(arguments: [(7, 29), (8, 0)])
+  func aCellWithMoreThanSevenFencesToTestNeverSettles(circles: Int, settled: Int) throws {
+    let zones = try (0..<circles).map { k in
+      try circleZone("ring\(k)", east: 40, radius: 10 + 5 * Double(k))
+    }
+    let fixes = Self.fixes(count: 31, at: [(0, 40), (2, 41), (-1, 39)])
+    let run = try Self.replay(zones, fixes)
+    #expect(run.cached.count == circles)
+    #expect(run.cached == run.plain)
+    #expect(run.settled == settled)
   }
 
   /// Forty devices creeping (a few metres a fix, some still, now and then a jump of 300 m)
@@ -180,6 +219,6 @@ import Testing
     let plain = try run(capacity: 0)
     #expect(cached.events == plain.events)
     #expect(plain.events.count > 100)
-    #expect(cached.settled == 1_208)
+    #expect(cached.settled == 5_173)
   }
 }

@@ -443,10 +443,11 @@ struct DeviceState {
   var hasFix = false
   /// Bit 0: the last fix had a speed; bit 1: a course.
   private var motion: UInt8 = 0
-  /// Whether the device's last full evaluation left it settled in the cell of its `cellMemo`:
-  /// nothing to test there, no GEOLINE near, nothing pending in its records (derived state:
-  /// not in snapshots; see ``ZoneEvaluator/isSettledInCell(_:cell:records:context:)``).
-  var isSettledInCell = false
+  /// Whether the device's last full evaluation left it settled in the cell of its `cellMemo`
+  /// (no GEOLINE near, nothing pending in its records), and how that fix answered the cell's
+  /// fences to test (derived state: not in snapshots; see
+  /// ``ZoneEvaluator/settledState(_:cell:records:context:)``).
+  var settledInCell = SettledInCell()
 
   init() {}
 

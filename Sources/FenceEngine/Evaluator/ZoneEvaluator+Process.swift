@@ -85,13 +85,18 @@ extension ZoneEvaluator {
       return
     }
     // The cell cache's lists for the fix's cell (nil: the index answers). A device settled in
-    // the cell its memo names, which still answers, can change nothing at this fix.
+    // the cell its memo names, which still answers, can change nothing at this fix if the
+    // cell's fences to test answer it as they did the fix that settled it.
     let cell = cellEntry(latitude: fix.latitude, longitude: fix.longitude, device: d)
-    if cell.fromMemo, context == nil,
-      devices.withUnsafeBufferPointer({ $0[d].isSettledInCell }), roaming.isEmpty
-    {
-      skip(fix, coordinate, device: d, settled: true, into: &events)
-      return
+    if cell.fromMemo, context == nil, roaming.isEmpty, let entry = cell.entry {
+      let settled = devices.withUnsafeBufferPointer { $0[d].settledInCell }
+      if settled.isSettled,
+        entry.testCount == 0
+          || testAnswers(of: entry, at: coordinate, position: &position) == settled.answers
+      {
+        skip(fix, coordinate, device: d, settled: true, into: &events)
+        return
+      }
     }
     let isFirst = !devices[d].hasFix
     let filter = monitoringFilter(at: coordinate, isFirst: isFirst, device: d, position: &position)
@@ -125,7 +130,7 @@ extension ZoneEvaluator {
         around: position ?? Position(coordinate), device: d, records: records,
         insideBoundary: insideBoundary, isFirst: isFirst)
     }
-    let settled = isSettledInCell(
+    let settled = settledState(
       coordinate, cell: cell.entry, records: records, context: context)
     recordLastFix(fix, coordinate, device: d, records: &records, settledInCell: settled)
     if !roaming.isEmpty { moveRoamingCircles(of: d, to: coordinate) }
@@ -482,11 +487,11 @@ extension ZoneEvaluator {
   /// Stores a fix as the device's last accepted fix, puts the device's `records` (taken out
   /// for the fix's step) back, and moves the engine's time up to the fix.
   ///
-  /// `settledInCell` is the device's new ``DeviceState/isSettledInCell``
-  /// (``isSettledInCell(_:cell:records:context:)``), written with the rest.
+  /// `settledInCell` is the device's new ``DeviceState/settledInCell``
+  /// (``settledState(_:cell:records:context:)``), written with the rest.
   mutating func recordLastFix(
     _ fix: FixReading, _ coordinate: Coordinate, device d: Int, records: inout [ZoneRecord],
-    settledInCell: Bool
+    settledInCell: SettledInCell
   ) {
     if time.map({ fix.time > $0 }) ?? true { time = fix.time }
     let sequence = addSequence
@@ -498,7 +503,7 @@ extension ZoneEvaluator {
     devices.withUnsafeMutableBufferPointer { devices in
       if !pooled { swap(&records, &devices[d].records) }
       Self.note(fix, coordinate, sequence: sequence, asLastOf: &devices[d])
-      devices[d].isSettledInCell = settledInCell
+      devices[d].settledInCell = settledInCell
     }
   }
 
@@ -620,13 +625,17 @@ extension ZoneEvaluator {
         let slot = cellCache.pool[k].slot
         if allows(slot, filter) { mark(slot, position) }
       }
+      // The answers are kept for settling (``settledState``): the first 32, by list position.
+      var answers: UInt32 = 0
       for k in testStart..<(testStart + Int(cell.testCount)) {
         let slot = cellCache.pool[k].slot
         guard allows(slot, filter) else { continue }
         if cellFenceContains(slot, poolSlot: k, coordinate, position: &position) {
+          answers |= 1 &<< UInt32(truncatingIfNeeded: (k &- testStart) & 31)
           mark(slot, position)
         }
       }
+      cellTestAnswers = answers
     } else if fencesFoundAhead.fix >= 0 {
       // A batch's look-ahead made this very search already (the index has not changed since).
       let found = fencesFoundAhead

@@ -21,7 +21,7 @@ extension ZoneEvaluator {
   /// one), so only the queue's head can make a dwell due here.
   ///
   /// `settled`: skipped because the device is settled in its cell
-  /// (``isSettledInCell(_:cell:records:context:)``), counted in ``settledFixCount``; else
+  /// (``settledState(_:cell:records:context:)``), counted in ``settledFixCount``; else
   /// within its safe radius, in ``skippedFixCount``.
   /// The same argument holds for both: the device's last full evaluation left nothing pending,
   /// and neither this fix nor the movement to it can enter, leave or cross anything.
@@ -38,13 +38,15 @@ extension ZoneEvaluator {
   }
 
   /// Whether, after a full evaluation at `coordinate`, the device is settled in the cell of
-  /// its cell memo (``DeviceState/isSettledInCell``, which ``recordLastFix`` writes), so that
-  /// its next fixes in that cell, while the memo answers for them, skip the geometric tests
-  /// (``process(at:slot:into:)``): the same events, as a fix within a safe radius (``skip``),
-  /// with no radius to measure. It is when
-  /// - the cell cache answered this fix for its cell (`cell`, now the device's memo) with no
-  ///   fence to test: each fence either covers every point of the cell or none, so every point
-  ///   of it lies in the very fences this fix does;
+  /// its cell memo (``DeviceState/settledInCell``, which ``recordLastFix`` writes), so that
+  /// its next fixes in that cell whose fences to test answer as this fix's did, while the memo
+  /// answers for them, skip the rest of the evaluation (``process(at:slot:into:)``): the same
+  /// events, as a fix within a safe radius (``skip``), with no radius to measure. It is when
+  /// - the cell cache answered this fix for its cell (`cell`, now the device's memo) with at
+  ///   most ``SettledInCell/testLimit`` fences to test, whose answers are kept
+  ///   (``cellTestAnswers``, from ``markInside``): every other fence covers every point of the
+  ///   cell or none, so a later fix in the cell that the fences to test answer the same way
+  ///   lies in the very fences this fix does;
   /// - no GEOLINE's box meets the cell (widened by 10⁻⁹ degree), so a movement inside it
   ///   crosses none;
   /// - every record is a stay (checked in or inside silently) that a fence holds now, with no
@@ -60,15 +62,15 @@ extension ZoneEvaluator {
   ///
   /// The memo answers only while the cache has not been emptied since it was made, and any
   /// zone change (the zone clock's included) empties the cache; a full evaluation anywhere
-  /// writes the flag again. Devices near a fence boundary, with a pending exit, or where the
-  /// cache is off or bypassed, are never settled.
+  /// writes the state again. Devices in cells with many fences to test, with a pending exit,
+  /// or where the cache is off or bypassed, are never settled.
   @inline(__always)
-  mutating func isSettledInCell(
+  mutating func settledState(
     _ coordinate: Coordinate, cell: ContainmentCellCache.Entry?, records: [ZoneRecord],
     context: ConditionContext?
-  ) -> Bool {
+  ) -> SettledInCell {
     var settled = false
-    if let cell, cell.testCount == 0, context == nil, roaming.isEmpty,
+    if let cell, Int(cell.testCount) <= SettledInCell.testLimit, context == nil, roaming.isEmpty,
       configuration.proximity == nil, !configuration.skipsUnchangedFixes,
       Self.areSettledInFences(records)
     {
@@ -84,7 +86,25 @@ extension ZoneEvaluator {
             south: box.south - margin, west: box.west - margin, north: box.north + margin,
             east: box.east + margin))
     }
-    return settled
+    guard settled else { return SettledInCell() }
+    return SettledInCell(answers: cell!.testCount == 0 ? 0 : cellTestAnswers)
+  }
+
+  /// How `coordinate` answers the fences to test of `cell` (bit *k*: the *k*-th covers it), as
+  /// ``markInside`` finds them with no monitored set; for at most 32 fences.
+  @inline(__always)
+  mutating func testAnswers(
+    of cell: ContainmentCellCache.Entry, at coordinate: Coordinate, position: inout Position?
+  ) -> UInt32 {
+    let testStart = Int(cell.start) + Int(cell.insideCount)
+    var answers: UInt32 = 0
+    for k in testStart..<(testStart + Int(cell.testCount)) {
+      let slot = cellCache.pool[k].slot
+      if cellFenceContains(slot, poolSlot: k, coordinate, position: &position) {
+        answers |= 1 &<< UInt32(truncatingIfNeeded: k &- testStart)
+      }
+    }
+    return answers
   }
 
   /// Whether every record is either a stay held by a fence now (not only by hysteresis) with
