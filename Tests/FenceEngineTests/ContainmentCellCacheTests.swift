@@ -12,6 +12,27 @@ import Testing
     #expect(MemoryLayout<ContainmentCellCache.Entry>.stride == 16)
   }
 
+  /// A cell's box has its edges at whole multiples of the cell's size, 1/1024 degree (a
+  /// parent's: 1/256), exactly: the cell holding a position contains it, the parent's box
+  /// holds its cells', and the edges are the quotients of the cell numbers by the cells per
+  /// degree, bit for bit.
+  @Test(arguments: [(40.6, -74.0), (40.700_001, -74.012_345), (-33.86, 151.21), (89.8, 179.8)])
+  func aCellsBoxHasExactEdgesAndHoldsItsPosition(latitude: Double, longitude: Double) {
+    let key = ContainmentCellCache.key(latitude: latitude, longitude: longitude)
+    let box = ContainmentCellCache.cell(key)
+    let row = Double(((key - 1) >> 20) & 0xF_FFFF)
+    let column = Double((key - 1) & 0xF_FFFF)
+    #expect(box.south == row / 1024 - 90 && box.north == (row + 1) / 1024 - 90)
+    #expect(box.west == column / 1024 - 180 && box.east == (column + 1) / 1024 - 180)
+    #expect(box.south <= latitude && latitude <= box.north)
+    #expect(box.west <= longitude && longitude <= box.east)
+    let parent = ContainmentCellCache.cell(ContainmentCellCache.parent(of: key))
+    #expect(parent.south == (row / 4).rounded(.down) / 256 - 90)
+    #expect(parent.west == (column / 4).rounded(.down) / 256 - 180)
+    #expect(parent.south <= box.south && box.north <= parent.north)
+    #expect(parent.west <= box.west && box.east <= parent.east)
+  }
+
   @Test func filedCellsAreFoundUntilTheCacheIsEmptied() throws {
     var cache = ContainmentCellCache(capacity: 4_096)
     let a = key(row: 133_800, column: 108_500)

@@ -185,14 +185,19 @@ struct ContainmentCellCache {
 
   /// The closed box of the cell with `key` (not 0), of either level. Exact: the edges are
   /// multiples of a power of two, so a cell lies inside its parent.
+  ///
+  /// The cell's size in degrees multiplies rather than divides: a power of two, so the
+  /// products are the quotients, bit for bit, without four divisions (every full evaluation
+  /// of a settled device reads a cell's box).
+  @inline(__always)
   static func cell(_ key: UInt64) -> BoundingBox {
     let level = (key - 1) >> 40
-    let perDegree = level == 0 ? cellsPerDegree : cellsPerDegree / Double(parentSpan)
+    let size = level == 0 ? 1 / cellsPerDegree : Double(parentSpan) / cellsPerDegree
     let row = Double(((key - 1) >> 20) & 0xF_FFFF)
     let column = Double((key - 1) & 0xF_FFFF)
     return BoundingBox(
-      south: row / perDegree - 90, west: column / perDegree - 180,
-      north: (row + 1) / perDegree - 90, east: (column + 1) / perDegree - 180)
+      south: row * size - 90, west: column * size - 180,
+      north: (row + 1) * size - 90, east: (column + 1) * size - 180)
   }
 
   /// The entry filed under `key`, if any.
