@@ -189,7 +189,6 @@ struct ContainmentCellCache {
   /// The cell's size in degrees multiplies rather than divides: a power of two, so the
   /// products are the quotients, bit for bit, without four divisions (every full evaluation
   /// of a settled device reads a cell's box).
-  @inline(__always)
   static func cell(_ key: UInt64) -> BoundingBox {
     let level = (key - 1) >> 40
     let size = level == 0 ? 1 / cellsPerDegree : Double(parentSpan) / cellsPerDegree

@@ -69,25 +69,23 @@ extension ZoneEvaluator {
     _ coordinate: Coordinate, cell: ContainmentCellCache.Entry?, records: [ZoneRecord],
     context: ConditionContext?
   ) -> SettledInCell {
-    var settled = false
-    if let cell, Int(cell.testCount) <= SettledInCell.testLimit, context == nil, roaming.isEmpty,
-      configuration.proximity == nil, !configuration.skipsUnchangedFixes,
+    guard let cell, Int(cell.testCount) <= SettledInCell.testLimit, context == nil,
+      roaming.isEmpty, configuration.proximity == nil, !configuration.skipsUnchangedFixes,
       Self.areSettledInFences(records)
-    {
+    else { return SettledInCell() }
+    // The cell's box only where there are GEOLINEs to hold it against.
+    if !geolineIndex.isEmpty {
       let key = ContainmentCellCache.key(
         latitude: coordinate.latitude, longitude: coordinate.longitude)
       // Keys stop 0.1 degree short of longitude ±180: the widened cell never crosses it.
       let box = ContainmentCellCache.cell(key)
       let margin = 1e-9
-      settled =
-        key != 0
-        && !geolineMeets(
-          BoundingBox(
-            south: box.south - margin, west: box.west - margin, north: box.north + margin,
-            east: box.east + margin))
+      let widened = BoundingBox(
+        south: box.south - margin, west: box.west - margin, north: box.north + margin,
+        east: box.east + margin)
+      if key == 0 || geolineMeets(widened) { return SettledInCell() }
     }
-    guard settled else { return SettledInCell() }
-    return SettledInCell(answers: cell!.testCount == 0 ? 0 : cellTestAnswers)
+    return SettledInCell(answers: cell.testCount == 0 ? 0 : cellTestAnswers)
   }
 
   /// How `coordinate` answers the fences to test of `cell` (bit *k*: the *k*-th covers it), as
