@@ -13,8 +13,9 @@ struct SettledInCell: Equatable {
   /// Not settled.
   init() {}
 
-  /// Settled, with the answers of the cell's fences to test (bit *k* for the *k*-th, fewer
-  /// than ``testLimit`` bits).
+  /// Settled, with the answers of the cell's fences to test (bit *k* for the *k*-th; at most
+  /// ``testLimit`` of them, as ``ZoneEvaluator/settledState(_:cell:records:context:)``
+  /// ensures: a higher bit would be lost, and the device then never found settled again).
   init(answers: UInt32) {
     bits = 1 | UInt8(truncatingIfNeeded: answers) &<< 1
   }
