@@ -187,8 +187,8 @@ struct ContainmentCellCache {
   /// multiples of a power of two, so a cell lies inside its parent.
   ///
   /// The cell's size in degrees multiplies rather than divides: a power of two, so the
-  /// products are the quotients, bit for bit, without four divisions (every full evaluation
-  /// of a settled device reads a cell's box).
+  /// products are the quotients, bit for bit, without four divisions (a full evaluation that
+  /// settles a device where GEOLINEs exist reads its cell's box).
   static func cell(_ key: UInt64) -> BoundingBox {
     let level = (key - 1) >> 40
     let size = level == 0 ? 1 / cellsPerDegree : Double(parentSpan) / cellsPerDegree

@@ -105,9 +105,11 @@ extension ZoneEvaluator {
     // uniqueness checks), and put back whenever other code may read them.
     var records = takeRecords(ofDevice: d)
     let measuresSafeRadius = configuration.skipsUnchangedFixes && configuration.proximity == nil
+    var testAnswers: UInt32 = 0
     let insideBoundary = markInside(
       at: coordinate, cell: cell.entry, device: d, position: &position, records: &records,
-      filter: filter, context: context, measuringBoundary: measuresSafeRadius)
+      filter: filter, context: context, measuringBoundary: measuresSafeRadius,
+      testAnswers: &testAnswers)
     let hasCrossings = findCrossings(
       to: coordinate, isFirst: isFirst, device: d, filter: filter, context: context,
       records: &records)
@@ -131,7 +133,8 @@ extension ZoneEvaluator {
         insideBoundary: insideBoundary, isFirst: isFirst)
     }
     let settled = settledState(
-      coordinate, cell: cell.entry, records: records, context: context)
+      coordinate, cell: cell.entry, testAnswers: testAnswers, records: records,
+      context: context)
     recordLastFix(fix, coordinate, device: d, records: &records, settledInCell: settled)
     if !roaming.isEmpty { moveRoamingCircles(of: d, to: coordinate) }
   }
@@ -488,7 +491,7 @@ extension ZoneEvaluator {
   /// for the fix's step) back, and moves the engine's time up to the fix.
   ///
   /// `settledInCell` is the device's new ``DeviceState/settledInCell``
-  /// (``settledState(_:cell:records:context:)``), written with the rest.
+  /// (``settledState(_:cell:testAnswers:records:context:)``), written with the rest.
   mutating func recordLastFix(
     _ fix: FixReading, _ coordinate: Coordinate, device d: Int, records: inout [ZoneRecord],
     settledInCell: SettledInCell
@@ -564,15 +567,20 @@ extension ZoneEvaluator {
   /// the fix's position when already made; it is made (and stored) on the first test that
   /// needs it, so a fix in no fence's box and no hysteresis pays no trigonometry.
   ///
+  /// `testAnswers` is set to how the fix answered the cell's fences to test (bit *k* for the
+  /// *k*-th, of the first 32; 0 without a cell), which
+  /// ``settledState(_:cell:testAnswers:records:context:)`` keeps for the device's next fixes in
+  /// the cell.
+  ///
   /// - Returns: with `measuringBoundary`, the distance in metres to the boundary of the nearest
   ///   fence holding the position (infinity when none does); else infinity.
-  @discardableResult
   mutating func markInside(
     at coordinate: Coordinate, cell: ContainmentCellCache.Entry?, device d: Int,
     position: inout Position?, records: inout [ZoneRecord], filter: MonitoredFilter,
-    context: ConditionContext?, measuringBoundary: Bool
+    context: ConditionContext?, measuringBoundary: Bool, testAnswers answers: inout UInt32
   ) -> Double {
     var boundary = Double.infinity
+    answers = 0
     if let context {
       // The records' marks reset, and those of zones whose conditions the fix fails hidden.
       hideRecordsFailingConditions(&records, context)
@@ -626,7 +634,6 @@ extension ZoneEvaluator {
         if allows(slot, filter) { mark(slot, position) }
       }
       // The answers are kept for settling (``settledState``): the first 32, by list position.
-      var answers: UInt32 = 0
       for k in testStart..<(testStart + Int(cell.testCount)) {
         let slot = cellCache.pool[k].slot
         guard allows(slot, filter) else { continue }
@@ -635,7 +642,6 @@ extension ZoneEvaluator {
           mark(slot, position)
         }
       }
-      cellTestAnswers = answers
     } else if fencesFoundAhead.fix >= 0 {
       // A batch's look-ahead made this very search already (the index has not changed since).
       let found = fencesFoundAhead

@@ -168,7 +168,7 @@ public struct ZoneEvaluator {
   /// (see ``Configuration/skipsUnchangedFixes``).
   public internal(set) var skippedFixCount = 0
   /// How many accepted fixes only fired timers because their device was settled in the cell
-  /// of its last full evaluation (see ``settledState(_:cell:records:context:)``): on with
+  /// of its last full evaluation (see ``settledState(_:cell:testAnswers:records:context:)``): on with
   /// the cell cache unless ``Configuration/skipsUnchangedFixes`` is (whose safe radius does
   /// that job then). Counted apart from ``skippedFixCount``, and not kept in snapshots.
   public internal(set) var settledFixCount = 0
@@ -185,10 +185,6 @@ public struct ZoneEvaluator {
   /// During a batch's call of the per-fix step, the fences its look-ahead found at the fix's
   /// point, when it found them all (see ``FoundAhead``); `fix` -1 otherwise.
   var fencesFoundAhead = FoundAhead()
-  /// How the current fix answered its cell's fences to test, as ``markInside`` found them (bit
-  /// *k* for the *k*-th, of the first 32): what ``settledState(_:cell:records:context:)``
-  /// keeps for the device's next fixes in the cell.
-  var cellTestAnswers: UInt32 = 0
   var scratchCandidates: [Int32] = []
   var scratchCrossings: [CrossingHit] = []
   var scratchLineCrossings: [GeolineCrossing] = []
