@@ -90,7 +90,7 @@ struct MetreRange: ExpressibleByArgument, Hashable, Sendable {
 }
 
 /// `text` without the whitespace at either end (the tool links no Foundation for
-/// `trimmingCharacters(in:)`: see Docs/Scaling.md, "The Swift runtime's share").
+/// `trimmingCharacters(in:)`: see decision 0012, its last entries).
 private func trimmingWhitespace(_ text: Substring) -> Substring {
   guard let first = text.firstIndex(where: { !$0.isWhitespace }),
     let last = text.lastIndex(where: { !$0.isWhitespace })
