@@ -8,17 +8,18 @@ import Testing
 /// evaluator without a cache.
 @Suite struct CellCacheBypassTests {
   let window = ContainmentCellCache.bypassWindow
+  let trial = ContainmentCellCache.trialWindow
 
   /// Feeds `windows` windows of fixes to the bypass decision, `hitsPerWindow` of each
   /// window's fixes counted as hits and `fillsPerWindow` as cells filed; returns how many were
   /// bypassed.
   func run(
     _ cache: inout ContainmentCellCache, windows: Int, hitsPerWindow: Int, fences: Int,
-    fillsPerWindow: Int = 0, circles: Bool = false
+    fillsPerWindow: Int = 0, circles: Bool = false, fixesPerWindow: Int? = nil
   ) -> Int {
     var bypassed = 0
     for _ in 0..<windows {
-      for fix in 0..<window {
+      for fix in 0..<(fixesPerWindow ?? window) {
         if cache.bypasses(
           searchIsCheap: fences <= ContainmentCellCache.bypassableFences, fencesAreCircles: circles)
         {
@@ -38,8 +39,8 @@ import Testing
     #expect(run(&cache, windows: 2, hitsPerWindow: window / 4 - 1, fences: 100) == 0)
     #expect(run(&cache, windows: 16, hitsPerWindow: window, fences: 100) == 16 * window)
     #expect(cache.bypassedFixes == 16 * window)
-    // One window again, still few hits: bypassed again at once.
-    #expect(run(&cache, windows: 1, hitsPerWindow: 0, fences: 100) == 0)
+    // A trial window (a quarter of a window), still few hits: bypassed again at once.
+    #expect(run(&cache, windows: 1, hitsPerWindow: 0, fences: 100, fixesPerWindow: trial) == 0)
     #expect(run(&cache, windows: 1, hitsPerWindow: 0, fences: 100) == window)
   }
 
@@ -85,16 +86,16 @@ import Testing
     for _ in 0..<6 {
       #expect(cache.bypassLeft == expected * window)
       cache.bypassLeft = 0
-      // The one window tried, which does not pay either.
-      #expect(run(&cache, windows: 1, hitsPerWindow: 0, fences: 100) == 0)
+      // The one trial window, which does not pay either.
+      #expect(run(&cache, windows: 1, hitsPerWindow: 0, fences: 100, fixesPerWindow: trial) == 0)
       expected = min(2 * expected, ContainmentCellCache.longestBypass)
     }
     #expect(expected == ContainmentCellCache.longestBypass)
     #expect(cache.bypassLeft == expected * window)
     #expect(run(&cache, windows: 1, hitsPerWindow: 0, fences: 100) == window)
     cache.bypassLeft = 0
-    // A window that pays, then two that do not: back to 16.
-    #expect(run(&cache, windows: 1, hitsPerWindow: window, fences: 100) == 0)
+    // A trial window that pays, then two full windows that do not: back to 16.
+    #expect(run(&cache, windows: 1, hitsPerWindow: trial, fences: 100, fixesPerWindow: trial) == 0)
     #expect(run(&cache, windows: 2, hitsPerWindow: 0, fences: 100) == 0)
     #expect(cache.bypassLeft == ContainmentCellCache.bypassWindows * window)
   }

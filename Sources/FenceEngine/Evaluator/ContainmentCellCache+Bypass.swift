@@ -1,6 +1,12 @@
 extension ContainmentCellCache {
   /// Fixes per window over which the cache judges whether it pays.
   static let bypassWindow = 16_384
+  /// Fixes of the window that tries the cache again after a run of bypassed windows: a
+  /// quarter of ``bypassWindow``. A try finds out whether the fixes came back to ground the
+  /// cache holds, and on ground that stays new it costs what the cache costs there (filing the
+  /// cells fixes reach a second time: about 9 % of the constant-density cold tracks at 10,000
+  /// circles, most of it in these tries and the first two windows).
+  static let trialWindow = 4_096
   /// Windows skipped once the cache did not pay, before it is tried again for one window;
   /// doubled each time that window does not pay either, up to ``longestBypass``.
   static let bypassWindows = 16
@@ -44,8 +50,9 @@ extension ContainmentCellCache {
   ///   nearly every fix's cell whatever comes next, are fewer than ``fillWindows``. Polygons
   ///   keep the cache, whose cell tests spare them the stripe index.
   ///
-  /// Then the cache gets a window again; one more such window bypasses again, for twice as
-  /// many windows (up to ``longestBypass``): each try files the cells the fixes reached
+  /// Then the cache gets a shorter window, of ``trialWindow`` fixes (windows stay that short
+  /// from a run's end until one pays); one more such window bypasses again, for twice as many
+  /// windows (up to ``longestBypass``): each try files the cells the fixes reached
   /// meanwhile (a million circles warm filed 59,000 cells with a fixed run of 16 windows, and
   /// 47,000 with doubling runs). A window that pays starts over at ``bypassWindows``. A
   /// device dwelling in its cell hits its memo and keeps the cache on.
@@ -60,7 +67,7 @@ extension ContainmentCellCache {
       return true
     }
     windowFixes += 1
-    if windowFixes >= Self.bypassWindow {
+    if windowFixes >= (bypassRuns > 0 ? Self.trialWindow : Self.bypassWindow) {
       let fewHits = (hits - windowStartHits) * 4 < windowFixes
       let manyFills = fencesAreCircles && (fills - windowStartFills) * Self.fillShare > windowFixes
       // Two windows in a row: the first window of a run has no hits yet (every device's first
