@@ -76,6 +76,36 @@ import Testing
     #expect(run.settled == 0)
   }
 
+  /// A GEOLINE outside the cell does not keep the device unsettled, whether it lies within two
+  /// cells of the fixes (120 m east: its box is compared with the cell's) or far from them
+  /// (2 km east: settled without making the cell's box).
+  @Test(arguments: [120.0, 2_000.0])
+  func aGeolineOutsideTheCellLetsTheDeviceSettle(east: Double) throws {
+    let zones = [
+      try circleZone("harbor", radius: 2_000),
+      Zone(id: "line", geolines: [try geoline("meridian", [(-500, east), (500, east)])]),
+    ]
+    let fixes = Self.fixes(count: 31, at: [(0, 20), (15, 35), (-20, 60), (5, 10)])
+    let run = try Self.replay(zones, fixes)
+    #expect(run.cached == ["0 checkIn a harbor/harbor-fence"])
+    #expect(run.cached == run.plain)
+    #expect(run.settled == 29)
+  }
+
+  /// A GEOLINE across the far edge of the cell (80 m east) from fixes at its western edge
+  /// (2-4 m east), which never cross it: the cell meets it, so the device never settles.
+  @Test func aGeolineAcrossTheCellsFarEdgeKeepsTheDeviceUnsettled() throws {
+    let zones = [
+      try circleZone("harbor", radius: 2_000),
+      Zone(id: "line", geolines: [try geoline("meridian", [(-500, 80), (500, 80)])]),
+    ]
+    let fixes = Self.fixes(count: 31, at: [(0, 2), (10, 4)])
+    let run = try Self.replay(zones, fixes)
+    #expect(run.cached == ["0 checkIn a harbor/harbor-fence"])
+    #expect(run.cached == run.plain)
+    #expect(run.settled == 0)
+  }
+
   /// Leaving a pier with three confirmations needed: the two fixes with an exit counted are not
   /// settled, the check-out comes at the third with the first's time, and the device settles
   /// once the record is gone. At the pier (whose boundary crosses the cell) the third fix is
