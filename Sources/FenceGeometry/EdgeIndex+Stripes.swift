@@ -160,7 +160,7 @@ extension EdgeIndex {
     if stripes == 1, parts == 1 { return Stripes() }
 
     // A counting sort in temporary allocations: each edge's first and last stripe, worked out
-    // once (4 bytes each), and one array of cursors (4 bytes a stripe). An edge adds 1 to its
+    // once (two 4-byte numbers an edge), and one array of cursors (4 bytes a stripe). An edge adds 1 to its
     // first stripe's count and takes it off after its last (`cursors[s + 1]` holds stripe s's
     // running difference), so the counts cost one pass whatever the edges' heights; their sums
     // make `cursors[s]` where stripe s starts, and filing moves it to where stripe s ends (the

@@ -62,48 +62,41 @@ import Testing
     #expect(run.settled == 29)
   }
 
-  /// A GEOLINE through the cell: every movement between the two points crosses it, so the
-  /// device never settles, and every crossing is reported.
-  @Test func aGeolineThroughTheCellKeepsTheDeviceUnsettled() throws {
-    let zones = [
-      try circleZone("harbor", radius: 2_000),
-      Zone(id: "line", geolines: [try geoline("meridian", [(-500, 35), (500, 35)])]),
-    ]
-    let fixes = Self.fixes(count: 31, at: [(0, 20), (0, 50)])
-    let run = try Self.replay(zones, fixes)
-    #expect(run.cached == run.plain)
-    #expect(run.cached.filter { $0.contains("line/meridian geoline") }.count == 30)
-    #expect(run.settled == 0)
+  /// A meridian GEOLINE some metres east of the origin, fixes wandering in the origin's cell
+  /// (east 0 to 82.6 m), and what follows.
+  struct GeolineCase: Sendable, CustomTestStringConvertible {
+    let east: Double
+    let positions: [(north: Double, east: Double)]
+    let crossings: Int
+    let settled: Int
+    var testDescription: String { "line \(Int(east)) m east" }
   }
 
-  /// A GEOLINE outside the cell does not keep the device unsettled, whether it lies within two
-  /// cells of the fixes (120 m east: its box is compared with the cell's) or far from them
-  /// (2 km east: settled without making the cell's box).
-  @Test(arguments: [120.0, 2_000.0])
-  func aGeolineOutsideTheCellLetsTheDeviceSettle(east: Double) throws {
+  /// - 35 m east, through the cell between the fixes: every movement crosses it, so the device
+  ///   never settles, and every crossing is reported;
+  /// - 80 m east, across the cell's far edge from fixes at its western edge: the cell meets it,
+  ///   so the device never settles, though no fix crosses it;
+  /// - 120 m east, outside the cell but within two cells of the fixes (its box is compared with
+  ///   the cell's), and 2 km east (settled without making the cell's box): the device settles.
+  @Test(arguments: [
+    GeolineCase(east: 35, positions: [(0, 20), (0, 50)], crossings: 30, settled: 0),
+    GeolineCase(east: 80, positions: [(0, 2), (10, 4)], crossings: 0, settled: 0),
+    GeolineCase(
+      east: 120, positions: [(0, 20), (15, 35), (-20, 60), (5, 10)], crossings: 0, settled: 29),
+    GeolineCase(
+      east: 2_000, positions: [(0, 20), (15, 35), (-20, 60), (5, 10)], crossings: 0, settled: 29),
+  ])
+  func aGeolineSettlesTheDeviceOnlyWhenItMissesTheCell(_ line: GeolineCase) throws {
     let zones = [
       try circleZone("harbor", radius: 2_000),
-      Zone(id: "line", geolines: [try geoline("meridian", [(-500, east), (500, east)])]),
+      Zone(id: "line", geolines: [try geoline("meridian", [(-500, line.east), (500, line.east)])]),
     ]
-    let fixes = Self.fixes(count: 31, at: [(0, 20), (15, 35), (-20, 60), (5, 10)])
-    let run = try Self.replay(zones, fixes)
-    #expect(run.cached == ["0 checkIn a harbor/harbor-fence"])
+    let run = try Self.replay(zones, Self.fixes(count: 31, at: line.positions))
     #expect(run.cached == run.plain)
-    #expect(run.settled == 29)
-  }
-
-  /// A GEOLINE across the far edge of the cell (80 m east) from fixes at its western edge
-  /// (2-4 m east), which never cross it: the cell meets it, so the device never settles.
-  @Test func aGeolineAcrossTheCellsFarEdgeKeepsTheDeviceUnsettled() throws {
-    let zones = [
-      try circleZone("harbor", radius: 2_000),
-      Zone(id: "line", geolines: [try geoline("meridian", [(-500, 80), (500, 80)])]),
-    ]
-    let fixes = Self.fixes(count: 31, at: [(0, 2), (10, 4)])
-    let run = try Self.replay(zones, fixes)
-    #expect(run.cached == ["0 checkIn a harbor/harbor-fence"])
-    #expect(run.cached == run.plain)
-    #expect(run.settled == 0)
+    #expect(run.cached.first == "0 checkIn a harbor/harbor-fence")
+    #expect(run.cached.filter { $0.contains("line/meridian geoline") }.count == line.crossings)
+    #expect(run.cached.count == 1 + line.crossings)
+    #expect(run.settled == line.settled)
   }
 
   /// Leaving a pier with three confirmations needed: the two fixes with an exit counted are not

@@ -128,7 +128,8 @@ extension ZoneEvaluator {
     guard !geolineIndex.isEmpty else { return false }
     if geolineExtentGeneration != zoneGeneration { refreshGeolineSummary() }
     // Most settled fixes lie far from the few GEOLINEs: two cells' sizes from every listed box,
-    // no point of the fix's cell (one cell a side) comes within the margin of one.
+    // no point of the fix's cell (one cell a side) comes within the margin of one. Compared in
+    // plain degrees, so not near longitude ±180 (where the cell path below decides).
     if listsGeolines, abs(coordinate.longitude) < 179,
       Self.isFar(coordinate, fromEvery: geolineBoxes, by: 2 / ContainmentCellCache.cellsPerDegree)
     {
