@@ -169,7 +169,6 @@ extension EdgeIndex {
     return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: stripes + 2) { cursors in
       withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * edgeCount) { ranges in
         cursors.initialize(repeating: 0)
-        let last = stripes - 1
         var total = 0
         for k in 0..<edgeCount {
           let i = edgeStride &* k
@@ -184,19 +183,15 @@ extension EdgeIndex {
           total &+= final &- first &+ 1
         }
         precondition(total < Int(Int32.max), "too many stripe entries")
-        // Differences to counts (stripe s's in `cursors[s + 1]`), then counts to starts.
+        // Differences to counts (the running sum of `cursors[s + 1]` is stripe s's), and counts
+        // to starts, in one pass: `cursors[s]` is written after `cursors[s + 1]` is read.
         var count: UInt32 = 0
-        for s in 1...stripes {
-          count &+= cursors[s]
-          cursors[s] = count
-        }
         var start: UInt32 = 0
-        for s in 0...last {
-          let entries = cursors[s &+ 1]
+        for s in 0..<stripes {
+          count &+= cursors[s &+ 1]
           cursors[s] = start
-          start &+= entries
+          start &+= count
         }
-        cursors[stripes] = start
         let narrow = hasNarrowEdgeNumbers(edgeCount: edgeCount)
         let numbers = ContiguousArray<UInt16>(
           unsafeUninitializedCapacity: narrow ? total : 2 * total

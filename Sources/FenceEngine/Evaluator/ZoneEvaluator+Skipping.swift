@@ -118,56 +118,44 @@ extension ZoneEvaluator {
   /// judged as the crossing search judges a movement
   /// (``findCrossings(to:isFirst:device:filter:context:records:)``): the extent test first,
   /// then ``forEachGeoline(meeting:_:)``, which finds the candidates of any movement inside the
-  /// widened cell, and more. With no GEOLINE, or with a few listed ones whose boxes all lie
-  /// more than two cells' sizes from the coordinate (most settled fixes of a harbor), `false`
-  /// without making the cell's box: the cell, one cell's size a side, holds the coordinate.
+  /// widened cell, and more. With no GEOLINE, or none within two cells' sizes of the coordinate
+  /// (most settled fixes of a harbor), `false` without making the cell's box.
   ///
   /// Left out of line: inlined into the per-fix step, it made a million devices over 100
   /// circles (no GEOLINE, never settled) 2-4 % slower by code layout alone.
   mutating func geolineMeetsCell(of coordinate: Coordinate) -> Bool {
     guard !geolineIndex.isEmpty else { return false }
-    if geolineExtentGeneration != zoneGeneration { refreshGeolineSummary() }
-    // Most settled fixes lie far from the few GEOLINEs: two cells' sizes from every listed box,
-    // no point of the fix's cell (one cell a side) comes within the margin of one. Compared in
-    // plain degrees, so not near longitude ±180 (where the cell path below decides).
-    if listsGeolines, abs(coordinate.longitude) < 179,
-      Self.isFar(coordinate, fromEvery: geolineBoxes, by: 2 / ContainmentCellCache.cellsPerDegree)
-    {
-      return false
+    let latitude = coordinate.latitude
+    let longitude = coordinate.longitude
+    // Most settled fixes lie far from the few GEOLINEs: the box two cells' sizes around the
+    // fix holds its widened cell (one cell a side), so when no GEOLINE meets it none meets the
+    // cell. Away from the poles and longitude ±180, where the box stays plain.
+    if abs(latitude) < 89, abs(longitude) < 179 {
+      let reach = 2 / ContainmentCellCache.cellsPerDegree
+      let near = BoundingBox(
+        south: latitude - reach, west: longitude - reach, north: latitude + reach,
+        east: longitude + reach)
+      guard geolineMeets(near) else { return false }
     }
-    let key = ContainmentCellCache.key(latitude: coordinate.latitude, longitude: coordinate.longitude)
+    let key = ContainmentCellCache.key(latitude: latitude, longitude: longitude)
     // Keys stop 0.1 degree short of longitude ±180: the widened cell never crosses it.
     guard key != 0 else { return true }
     let cell = ContainmentCellCache.cell(key)
     let margin = 1e-9
-    let box = BoundingBox(
-      south: cell.south - margin, west: cell.west - margin, north: cell.north + margin,
-      east: cell.east + margin)
+    return geolineMeets(
+      BoundingBox(
+        south: cell.south - margin, west: cell.west - margin, north: cell.north + margin,
+        east: cell.east + margin))
+  }
+
+  /// Whether some GEOLINE's box may meet `box`, as the crossing search judges a movement's box:
+  /// the extent test, then ``forEachGeoline(meeting:_:)``.
+  @inline(__always)
+  private mutating func geolineMeets(_ box: BoundingBox) -> Bool {
     guard movementMayMeetGeolines(box) else { return false }
     var meets = false
     forEachGeoline(meeting: box) { _ in meets = true }
     return meets
-  }
-
-  /// Whether `coordinate` lies more than `reach` degrees of latitude or longitude outside each
-  /// of `boxes` (none crossing the antimeridian).
-  @inline(__always)
-  static func isFar(
-    _ coordinate: Coordinate, fromEvery boxes: [GeolineBox], by reach: Double
-  ) -> Bool {
-    let latitude = coordinate.latitude
-    let longitude = coordinate.longitude
-    return boxes.withUnsafeBufferPointer { boxes in
-      for k in boxes.indices {
-        let box = boxes[k].box
-        if latitude >= box.south - reach, latitude <= box.north + reach,
-          longitude >= box.west - reach, longitude <= box.east + reach
-        {
-          return false
-        }
-      }
-      return true
-    }
   }
 
   /// The largest safe radius noted, in metres, for the fastest devices (see
