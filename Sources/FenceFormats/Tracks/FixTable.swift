@@ -555,7 +555,7 @@ public func readSorted(paths: [String], options: TrackReadOptions = TrackReadOpt
     if let rows = reader.estimatedFixCount {
       table.reserveCapacity(before + rows + rows / 64)
     }
-    while let fix = try reader.next() { table.append(fix) }
+    try reader.forEachRemainingFix { table.append($0) }
     table.skippedRowCount += reader.skippedRowCount
     table.issues += reader.issues
   }

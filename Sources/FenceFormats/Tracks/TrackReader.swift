@@ -104,6 +104,27 @@ public final class TrackReader {
     return fix
   }
 
+  /// Calls `body` with every remaining fix in file order, as a loop of ``next()`` would.
+  ///
+  /// The issue log and the count are held in locals for the whole loop: a class's stored
+  /// property passed `inout` to each row's parse is checked for exclusive access at run time
+  /// (`swift_beginAccess` and a thread-local lookup per row): read that way, a million CSV
+  /// rows took about 0.30 s instead of 0.24.
+  ///
+  /// - Throws: as ``next()``; the fixes read before the error have been given to `body`.
+  func forEachRemainingFix(_ body: (consuming LocationFix) -> Void) throws {
+    var log = self.log
+    var count = fixCount
+    defer {
+      self.log = log
+      fixCount = count
+    }
+    while let fix = try parser.next(&log) {
+      count += 1
+      body(fix)
+    }
+  }
+
   /// How many fixes the whole file holds, judged from the fixes read so far and the share of
   /// the file they took; `nil` for gzip data, standard input and bytes in memory, or before any
   /// fix. A guess for reserving room (rows vary in length), not a count.
@@ -123,7 +144,7 @@ public final class TrackReader {
   /// Reads every remaining fix into an array (for small files and tests).
   public func readAll() throws -> [LocationFix] {
     var fixes: [LocationFix] = []
-    while let fix = try next() { fixes.append(fix) }
+    try forEachRemainingFix { fixes.append($0) }
     return fixes
   }
 }
