@@ -34,6 +34,32 @@ public struct TrackFileReading {
     skippedRowCount = reader.skippedRowCount
   }
 
+  /// Reads the file again with ``FenceFormats/TrackReader/readAll()``, whose loop keeps the
+  /// reader's issue log and count in locals, and checks that it gives what the pass of `next()`
+  /// gave (`byNext`): the same fixes bit for bit, issues, skipped rows and count, or the same
+  /// error after the same number of fixes.
+  public static func checkReadAll(path: String, options: TrackReadOptions, against byNext: TrackFileReading) {
+    let reader: TrackReader
+    do {
+      reader = try TrackReader(path: path, options: options)
+    } catch {
+      fuzzCheck(byNext.error != nil, "TrackReader.init threw only for readAll: \(error)")
+      return
+    }
+    do {
+      let fixes = try reader.readAll()
+      fuzzCheck(byNext.error == nil, "readAll ended without the error next() met: \(String(describing: byNext.error))")
+      fuzzCheck(haveSameBits(fixes, byNext.fixes), "readAll gave \(fixes.count) fixes, next() \(byNext.fixes.count)")
+    } catch let failure as TrackReadError {
+      fuzzCheck(failure == byNext.error, "readAll threw \(failure), next() \(String(describing: byNext.error))")
+    } catch {
+      fuzzCheck(false, "readAll threw \(type(of: error)): \(error)")
+    }
+    fuzzCheck(reader.fixCount == byNext.fixes.count, "readAll counted \(reader.fixCount) fixes, next() read \(byNext.fixes.count)")
+    fuzzCheck(reader.issues == byNext.issues, "readAll kept other issues than next()")
+    fuzzCheck(reader.skippedRowCount == byNext.skippedRowCount, "readAll skipped \(reader.skippedRowCount) rows, next() \(byNext.skippedRowCount)")
+  }
+
   /// Reads a track file leniently and checks that every skipped row is counted and the first
   /// `maximumRetainedIssues` are kept; when a row was skipped, reads it strictly too and checks
   /// that the two passes agree: the strict fixes are the first lenient ones, and the strict pass
@@ -46,11 +72,13 @@ public struct TrackFileReading {
     var strictOptions = options
     strictOptions.strict = true
     let lenient = TrackFileReading(path: path, options: lenientOptions)
+    checkReadAll(path: path, options: lenientOptions, against: lenient)
     fuzzCheck(
       lenient.issues.count == min(lenient.skippedRowCount, options.maximumRetainedIssues),
       "\(lenient.issues.count) issues kept of \(lenient.skippedRowCount) skipped")
     guard lenient.skippedRowCount > 0 else { return }
     let strict = TrackFileReading(path: path, options: strictOptions)
+    checkReadAll(path: path, options: strictOptions, against: strict)
 
     fuzzCheck(strict.skippedRowCount == 0, "a strict reader skipped \(strict.skippedRowCount) rows")
     fuzzCheck(
