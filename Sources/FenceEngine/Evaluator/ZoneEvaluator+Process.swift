@@ -76,28 +76,38 @@ extension ZoneEvaluator {
     // Zones whose lifetime or schedule changed state since the clock last moved (rules v2).
     runZoneClock(upTo: t, into: &events)
     let coordinate = Coordinate(uncheckedLatitude: fix.latitude, longitude: fix.longitude)
-    // What zones with conditions judge this fix on (rules v2); nil while no zone has any.
-    let context = conditionContext(for: fix, coordinate, device: d)
+    // Whether some zone has conditions (rules v2). What they judge the fix on is made after
+    // the skips, which need none of it (kept alive across them, it lengthened every fix's
+    // step, conditions or not).
+    let hasConditions = conditionedZoneCount > 0
     // The fix's ECEF vector costs trigonometry: it is made only when a test needs it (the
     // skip test, proximity, a circle or hysteresis test, the safe radius).
     var position: Position?
-    if skipsUnchanged(fix, coordinate, context, device: d, position: &position, into: &events) {
+    if skipsUnchanged(
+      fix, coordinate, hasConditions: hasConditions, device: d, position: &position,
+      into: &events)
+    {
       return
     }
     // The cell cache's lists for the fix's cell (nil: the index answers). A device settled in
     // the cell its memo names, which still answers, can change nothing at this fix if the
-    // cell's fences to test answer it as they did the fix that settled it.
+    // cell's fences to test answer it as they did the fix that settled it, and (rules v2) the
+    // zones it would check in to still fail their conditions.
     let cell = cellEntry(latitude: fix.latitude, longitude: fix.longitude, device: d)
-    if cell.fromMemo, context == nil, roaming.isEmpty, let entry = cell.entry {
+    if cell.fromMemo, roaming.isEmpty, let entry = cell.entry {
       let settled = devices.withUnsafeBufferPointer { $0[d].settledInCell }
       if settled.isSettled,
         entry.testCount == 0
-          || testAnswers(of: entry, at: coordinate, position: &position) == settled.answers
+          || testAnswers(of: entry, at: coordinate, position: &position) == settled.answers,
+        !hasConditions
+          || conditionsKeepSettled(in: entry, answers: settled.answers, fix, coordinate, device: d)
       {
         skip(fix, coordinate, device: d, settled: true, into: &events)
         return
       }
     }
+    // What zones with conditions judge this fix on (rules v2); nil while no zone has any.
+    let context = conditionContext(for: fix, coordinate, device: d)
     let isFirst = !devices[d].hasFix
     let filter = monitoringFilter(at: coordinate, isFirst: isFirst, device: d, position: &position)
 
@@ -144,14 +154,14 @@ extension ZoneEvaluator {
   /// Whether the fix was skipped (and recorded as the device's last) because it provably cannot
   /// change anything (``Configuration/skipsUnchangedFixes``): the test in degrees first, so that
   /// a skipped fix pays no trigonometry, then the one on the fix's `position`, made here. A fix
-  /// is never skipped while some zone has conditions (`context`): its speed, course or tags may
-  /// differ from the last fix's.
+  /// is never skipped while some zone has conditions (`hasConditions`): its speed, course or
+  /// tags may differ from the last fix's.
   @inline(__always)
   mutating func skipsUnchanged(
-    _ fix: FixReading, _ coordinate: Coordinate, _ context: ConditionContext?, device d: Int,
+    _ fix: FixReading, _ coordinate: Coordinate, hasConditions: Bool, device d: Int,
     position: inout Position?, into events: inout [ZoneEvent]
   ) -> Bool {
-    guard context == nil, roaming.isEmpty else { return false }
+    guard !hasConditions, roaming.isEmpty else { return false }
     if canSkipInDegrees(coordinate, device: d) {
       skip(fix, coordinate, device: d, into: &events)
       return true

@@ -53,12 +53,15 @@ extension ZoneEvaluator {
   ///   exit counted and no dwell waiting (the state a fix in the same fences leaves as it is:
   ///   see ``areSettled(_:)``), none held only by hysteresis, or a zone it is outside of and not in now
   ///   (``areSettledInFences(_:)``);
-  /// - and no zone has conditions, no roaming fence exists and proximity monitoring is off
-  ///   (each makes a fix's result depend on more than its cell), nor is
+  /// - and no roaming fence exists and proximity monitoring is off (each makes a fix's result
+  ///   depend on more than its cell), nor is
   ///   ``Configuration/skipsUnchangedFixes`` on: its safe radius, renewed at each full
   ///   evaluation, does that job there, and a settled fix would leave the radius unrenewed,
   ///   so that how many fixes it skips would depend on whether the device's memo survived (a
   ///   snapshot keeps neither).
+  ///
+  /// Zones with conditions (rules v2) are judged again at each later fix, by
+  /// ``conditionsKeepSettled(in:answers:_:_:device:)``.
   ///
   /// The memo answers only while the cache has not been emptied since it was made, and any
   /// zone change (the zone clock's included) empties the cache; a full evaluation anywhere
@@ -69,8 +72,7 @@ extension ZoneEvaluator {
     _ coordinate: Coordinate, cell: ContainmentCellCache.Entry?, testAnswers: UInt32,
     records: [ZoneRecord], context: ConditionContext?
   ) -> SettledInCell {
-    guard let cell, Int(cell.testCount) <= SettledInCell.testLimit, context == nil,
-      roaming.isEmpty, configuration.proximity == nil, !configuration.skipsUnchangedFixes,
+    guard let cell, Int(cell.testCount) <= SettledInCell.testLimit, roaming.isEmpty, configuration.proximity == nil, !configuration.skipsUnchangedFixes,
       Self.areSettledInFences(records), !geolineMeetsCell(of: coordinate)
     else { return SettledInCell() }
     return SettledInCell(answers: testAnswers)
@@ -91,6 +93,59 @@ extension ZoneEvaluator {
       }
     }
     return answers
+  }
+
+  /// Whether the conditions of rules v2 leave a fix of a device settled in the cell `entry`
+  /// as its settling fix left it, given that the cell's fences to test answer the fix as they
+  /// answered that one (`answers`): the fix lies in the very same fences.
+  ///
+  /// A zone holding a stay of the device (checked in, or inside silently) changes nothing at
+  /// such a fix whatever its conditions say: passed, the device is still inside; failed, the
+  /// fix is invisible to the zone and counts no exit. A zone with conditions whose fence holds
+  /// the fix but which holds no stay failed its conditions at the settling fix (a settled
+  /// device's records are stays held by fences, or zones it is not in), so it must fail them
+  /// now too, or this fix checks in: only those zones are judged. A zone without conditions
+  /// whose fence holds the fix holds a stay. Dormant zones hold nothing, and a change of
+  /// dormancy (the zone clock) empties the cache, so the memo no longer answers.
+  ///
+  /// `false` when the cell lists more than 64 fences (never settled then in practice: a
+  /// settled cell has at most ``SettledInCell/testLimit`` fences to test, and its inside list
+  /// is that long only under dozens of nested zones).
+  ///
+  /// Made out of line, for evaluators with conditions only; it makes the fix's
+  /// ``ConditionContext`` itself (the per-fix step makes it after the skips).
+  @inline(never)
+  mutating func conditionsKeepSettled(
+    in entry: ContainmentCellCache.Entry, answers: UInt32, _ fix: FixReading,
+    _ coordinate: Coordinate, device d: Int
+  ) -> Bool {
+    guard let context = conditionContext(for: fix, coordinate, device: d) else { return true }
+    let start = Int(entry.start)
+    let testStart = start + Int(entry.insideCount)
+    let end = testStart + Int(entry.testCount)
+    guard end - start <= 64 else { return false }
+    // Bit k: the (start + k)-th pool entry's zone has conditions, holds the fix and no stay.
+    let toJudge: UInt64 = withRecords(ofDevice: d) { records in
+      var bits: UInt64 = 0
+      for k in start..<end {
+        if k >= testStart, answers & (1 &<< UInt32(truncatingIfNeeded: k &- testStart)) == 0 {
+          continue
+        }
+        let core = elementCores[Int(cellCache.pool[k].slot)]
+        guard core.gate.contains(.conditioned), !core.gate.contains(.dormant) else { continue }
+        let (r, found) = records.recordIndex(of: core.zone)
+        if found, records[r].presence != .outside { continue }
+        bits |= 1 &<< UInt64(k &- start)
+      }
+      return bits
+    }
+    var remaining = toJudge
+    while remaining != 0 {
+      let k = start + remaining.trailingZeroBitCount
+      remaining &= remaining &- 1
+      if passesConditions(elementCores[Int(cellCache.pool[k].slot)].zone, context) { return false }
+    }
+    return true
   }
 
   /// Whether every record is either a stay held by a fence now (not only by hysteresis) with
