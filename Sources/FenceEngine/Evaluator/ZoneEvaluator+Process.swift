@@ -947,7 +947,8 @@ extension ZoneEvaluator {
       }
       return kept
     }
-    if kept < records.count { records.removeLast(records.count - kept) }
+    // One by one (usually one record): `removeLast(_:)` is a generic range replacement.
+    while records.count > kept { records.removeLast() }
   }
 
   /// The zones gathered in `scratchZones`, taken out (so that they can be read while the
