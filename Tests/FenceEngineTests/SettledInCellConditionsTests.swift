@@ -12,9 +12,9 @@ import Testing
 @Suite struct SettledInCellConditionsTests {
   /// Fixes every 10 s in the origin's cell (alternating between two points 10 m apart), with
   /// the speeds given.
-  static func fixes(speeds: [Double], device: String = "a") -> [LocationFix] {
+  static func fixes(speeds: [Double]) -> [LocationFix] {
     speeds.enumerated().map { k, speed in
-      fix(Double(k) * 10, north: 0, east: k.isMultiple(of: 2) ? 20 : 30, device: device, speed: speed)
+      fix(Double(k) * 10, north: 0, east: k.isMultiple(of: 2) ? 20 : 30, speed: speed)
     }
   }
 
@@ -43,8 +43,7 @@ import Testing
         rules: ZoneRules(conditions: ZoneConditions(maximumSpeed: 5)))
     ]
     let speeds: [Double] = [2, 2, 9, 2, 9, 9, 2, 2]
-    let fixes =
-      Self.fixes(speeds: speeds) + [fix(80, north: 0, east: 900, speed: 2)]
+    let fixes = Self.fixes(speeds: speeds) + [fix(80, north: 0, east: 900, speed: 2)]
     let run = try SettledInCellTests.replay(zones, fixes)
     #expect(
       run.cached == [

@@ -446,7 +446,7 @@ struct DeviceState {
   /// Whether the device's last full evaluation left it settled in the cell of its `cellMemo`
   /// (no GEOLINE near, nothing pending in its records), and how that fix answered the cell's
   /// fences to test (derived state: not in snapshots; see
-  /// ``ZoneEvaluator/settledState(_:cell:testAnswers:records:context:)``).
+  /// ``ZoneEvaluator/settledState(_:cell:testAnswers:records:)``).
   var settledInCell = SettledInCell()
 
   init() {}

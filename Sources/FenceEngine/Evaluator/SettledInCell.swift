@@ -1,7 +1,7 @@
 /// What a device's last full evaluation left for its next fixes in the same cell: whether the
 /// device is settled there, and how that fix answered the cell's fences to test, which a later
 /// fix must answer the same way to be settled too (see
-/// ``ZoneEvaluator/settledState(_:cell:testAnswers:records:context:)``). One byte of ``DeviceState``:
+/// ``ZoneEvaluator/settledState(_:cell:testAnswers:records:)``). One byte of ``DeviceState``:
 /// derived state, not kept in snapshots.
 struct SettledInCell: Equatable {
   /// Bit 0: settled; bit 1 + *k*: the cell's *k*-th fence to test covered the fix.
@@ -14,7 +14,7 @@ struct SettledInCell: Equatable {
   init() {}
 
   /// Settled, with the answers of the cell's fences to test (bit *k* for the *k*-th; at most
-  /// ``testLimit`` of them, as ``ZoneEvaluator/settledState(_:cell:testAnswers:records:context:)``
+  /// ``testLimit`` of them, as ``ZoneEvaluator/settledState(_:cell:testAnswers:records:)``
   /// ensures: a higher bit would be lost, and the device then never found settled again).
   init(answers: UInt32) {
     bits = 1 | UInt8(truncatingIfNeeded: answers) &<< 1

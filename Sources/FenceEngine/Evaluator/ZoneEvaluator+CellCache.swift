@@ -13,7 +13,7 @@ extension ZoneEvaluator {
   /// harbor week) are mostly out of the processor's nearer caches.
   ///
   /// `fromMemo` says the answer is the device's memo of the cell it was last in, unchanged
-  /// since: what ``settledState(_:cell:testAnswers:records:context:)`` may have vouched for.
+  /// since: what ``settledState(_:cell:testAnswers:records:)`` may have vouched for.
   @inline(__always)
   mutating func cellEntry(
     latitude: Double, longitude: Double, device d: Int

@@ -143,8 +143,7 @@ extension ZoneEvaluator {
         insideBoundary: insideBoundary, isFirst: isFirst)
     }
     let settled = settledState(
-      coordinate, cell: cell.entry, testAnswers: testAnswers, records: records,
-      context: context)
+      coordinate, cell: cell.entry, testAnswers: testAnswers, records: records)
     recordLastFix(fix, coordinate, device: d, records: &records, settledInCell: settled)
     if !roaming.isEmpty { moveRoamingCircles(of: d, to: coordinate) }
   }
@@ -501,7 +500,7 @@ extension ZoneEvaluator {
   /// for the fix's step) back, and moves the engine's time up to the fix.
   ///
   /// `settledInCell` is the device's new ``DeviceState/settledInCell``
-  /// (``settledState(_:cell:testAnswers:records:context:)``), written with the rest.
+  /// (``settledState(_:cell:testAnswers:records:)``), written with the rest.
   mutating func recordLastFix(
     _ fix: FixReading, _ coordinate: Coordinate, device d: Int, records: inout [ZoneRecord],
     settledInCell: SettledInCell
@@ -579,7 +578,7 @@ extension ZoneEvaluator {
   ///
   /// `testAnswers` is set to how the fix answered the cell's fences to test (bit *k* for the
   /// *k*-th, of the first 32; 0 without a cell), which
-  /// ``settledState(_:cell:testAnswers:records:context:)`` keeps for the device's next fixes in
+  /// ``settledState(_:cell:testAnswers:records:)`` keeps for the device's next fixes in
   /// the cell.
   ///
   /// - Returns: with `measuringBoundary`, the distance in metres to the boundary of the nearest

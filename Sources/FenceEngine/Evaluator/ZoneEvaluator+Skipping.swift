@@ -21,7 +21,7 @@ extension ZoneEvaluator {
   /// one), so only the queue's head can make a dwell due here.
   ///
   /// `settled`: skipped because the device is settled in its cell
-  /// (``settledState(_:cell:testAnswers:records:context:)``), counted in ``settledFixCount``; else
+  /// (``settledState(_:cell:testAnswers:records:)``), counted in ``settledFixCount``; else
   /// within its safe radius, in ``skippedFixCount``.
   /// The same argument holds for both: the device's last full evaluation left nothing pending,
   /// and neither this fix nor the movement to it can enter, leave or cross anything.
@@ -70,9 +70,10 @@ extension ZoneEvaluator {
   @inline(__always)
   mutating func settledState(
     _ coordinate: Coordinate, cell: ContainmentCellCache.Entry?, testAnswers: UInt32,
-    records: [ZoneRecord], context: ConditionContext?
+    records: [ZoneRecord]
   ) -> SettledInCell {
-    guard let cell, Int(cell.testCount) <= SettledInCell.testLimit, roaming.isEmpty, configuration.proximity == nil, !configuration.skipsUnchangedFixes,
+    guard let cell, Int(cell.testCount) <= SettledInCell.testLimit, roaming.isEmpty,
+      configuration.proximity == nil, !configuration.skipsUnchangedFixes,
       Self.areSettledInFences(records), !geolineMeetsCell(of: coordinate)
     else { return SettledInCell() }
     return SettledInCell(answers: testAnswers)
@@ -108,12 +109,14 @@ extension ZoneEvaluator {
   /// whose fence holds the fix holds a stay. Dormant zones hold nothing, and a change of
   /// dormancy (the zone clock) empties the cache, so the memo no longer answers.
   ///
-  /// `false` when the cell lists more than 64 fences (never settled then in practice: a
-  /// settled cell has at most ``SettledInCell/testLimit`` fences to test, and its inside list
-  /// is that long only under dozens of nested zones).
+  /// `false` (the fix is evaluated whole) when the cell lists more than 64 fences: a settled
+  /// cell has at most ``SettledInCell/testLimit`` fences to test, so that takes over 57
+  /// fences covering the whole cell.
   ///
-  /// Made out of line, for evaluators with conditions only; it makes the fix's
-  /// ``ConditionContext`` itself (the per-fix step makes it after the skips).
+  /// Out of line, for evaluators with conditions only. It makes the fix's ``ConditionContext``
+  /// itself; when a zone passes, the per-fix step makes it again after the skips (and derives
+  /// the motion again): keeping one context alive across the skips cost every fix of every
+  /// evaluator about 15 instructions, and only fixes that check in pay twice.
   @inline(never)
   mutating func conditionsKeepSettled(
     in entry: ContainmentCellCache.Entry, answers: UInt32, _ fix: FixReading,

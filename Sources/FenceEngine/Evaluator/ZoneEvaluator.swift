@@ -168,7 +168,7 @@ public struct ZoneEvaluator {
   /// (see ``Configuration/skipsUnchangedFixes``).
   public internal(set) var skippedFixCount = 0
   /// How many accepted fixes only fired timers because their device was settled in the cell
-  /// of its last full evaluation (see ``settledState(_:cell:testAnswers:records:context:)``): on with
+  /// of its last full evaluation (see ``settledState(_:cell:testAnswers:records:)``): on with
   /// the cell cache unless ``Configuration/skipsUnchangedFixes`` is (whose safe radius does
   /// that job then). Counted apart from ``skippedFixCount``, and not kept in snapshots.
   public internal(set) var settledFixCount = 0
