@@ -99,11 +99,79 @@ import Testing
     #expect(ElementCore.bytesBeforePayload == 40)
   }
 
+  /// A cell's relation in degrees, where it decides, holds at every point of the cell by the
+  /// exact chord test (a grid of 9 × 9 points with the corners and edges), and never
+  /// contradicts the exact relation (`Circle.relation(toCell:)`). Cells of a cache cell and of
+  /// a parent (1/1024 and 1/256 degree) at random around circles from 5 m to 90 km, at every
+  /// latitude and across the antimeridian.
+  @Test func cellRelationsInDegreesHoldAtEveryPoint() throws {
+    var generator = SeededGenerator(seed: 43)
+    var counts: [CellRelation?: Int] = [:]
+    var wrong = 0
+    var contradicted = 0
+    let latitudes = [-89.0, -60, -33.9, 0, 0.001, 40.7, 64.1, 78, 89.5]
+    for k in 0..<400 {
+      let longitude = k % 7 == 0 ? 179.999 : generator.double(in: -180...180)
+      let center = try Coordinate(latitude: latitudes[k % latitudes.count], longitude: longitude)
+      let radius = [5.0, 100, 2_000, 25_000, 90_000][k % 5]
+      let circle = try Circle(center: center, radius: radius)
+      let test = CircleDegreeTest(center: center, chordSquaredLimit: circle.chordSquaredLimit)
+      let reach = radius * 1.3 / 111_000
+      for _ in 0..<25 {
+        let size = generator.double(in: 0...1) < 0.5 ? 1.0 / 1024 : 1.0 / 256
+        let south = min(90 - size, max(-90, center.latitude + generator.double(in: -reach...reach)))
+        let westOffset =
+          generator.double(in: -reach...reach) / max(1e-3, cos(center.latitude * .pi / 180))
+        var west = center.longitude + westOffset
+        west = (west + 540).truncatingRemainder(dividingBy: 360) - 180
+        guard west + size <= 180 else { continue }
+        let cell = BoundingBox(south: south, west: west, north: south + size, east: west + size)
+        let relation = test.relation(toCell: cell)
+        counts[relation, default: 0] += 1
+        guard let relation else { continue }
+        wrong += CellRelationProbe.contradictions(relation, cell: cell) { latitude, longitude in
+          circle.contains(ECEFPosition(latitude: latitude, longitude: longitude))
+        }
+        let exact = circle.relation(toCell: Cell(cell))
+        if exact != .mixed && exact != relation { contradicted += 1 }
+      }
+    }
+    #expect(wrong == 0)
+    #expect(contradicted == 0)
+    // Each answer occurs: a relation that never decided would pass the checks above.
+    #expect(counts[.inside] == 2_554)
+    #expect(counts[.outside] == 3_901)
+    #expect(counts[nil] == 3_262)
+  }
+
   /// Circles whose chord limit reaches past 100 km are never decided in degrees.
   @Test func hugeCirclesAreLeftToTheChordTest() throws {
     let center = try Coordinate(latitude: 10, longitude: 20)
     let circle = try Circle(center: center, radius: 200_000)
     let test = CircleDegreeTest(center: center, chordSquaredLimit: circle.chordSquaredLimit)
     #expect(test.contains(latitude: 10, longitude: 20) == nil)
+  }
+}
+
+/// Checks a cell relation's claim at (n + 1)² points of the closed cell, its corners and edges
+/// included.
+enum CellRelationProbe {
+  /// The number of points at which `contains` contradicts `relation` (0 for `.mixed`).
+  static func contradictions(
+    _ relation: CellRelation, cell: BoundingBox, n: Int = 8,
+    contains: (Double, Double) -> Bool
+  ) -> Int {
+    guard relation != .mixed else { return 0 }
+    var wrong = 0
+    for i in 0...n {
+      for j in 0...n {
+        let latitude =
+          i == n ? cell.north : cell.south + (cell.north - cell.south) * Double(i) / Double(n)
+        let longitude =
+          j == n ? cell.east : cell.west + (cell.east - cell.west) * Double(j) / Double(n)
+        if contains(latitude, longitude) != (relation == .inside) { wrong += 1 }
+      }
+    }
+    return wrong
   }
 }

@@ -117,6 +117,48 @@ struct CircleDegreeTest {
     insideLimitSquared = inside > 0 ? Float(roundingDown: inside * inside) : -1
   }
 
+  /// Whether the bounds ever decide (not for circles whose chord limit reaches past 100 km,
+  /// nor for the empty test).
+  var decides: Bool { outsideLimitSquared >= 0 }
+
+  /// How the circle relates to a cell (a box not crossing the antimeridian), when the bounds
+  /// decide for every point of it; `nil` when the exact relation (the cell's ECEF frame:
+  /// trigonometry) must.
+  ///
+  /// The same bounds as ``contains(latitude:longitude:)``, taken at the cell's least and
+  /// greatest degree differences from the centre: `.outside` when the lower bound at the least
+  /// ones exceeds the outside limit, `.inside` when the upper bound at the greatest ones is
+  /// within the inside limit. Rounded subtraction and the short-way fold are monotone, so every
+  /// point's own differences, as ``contains(latitude:longitude:)`` computes them, lie between
+  /// those of the cell's edges, and its own bounds between the cell's: the point test would give
+  /// every point of the cell the same answer, which is the exact test's. (The short-way
+  /// longitude difference over the cell is least at an edge unless the centre's meridian
+  /// crosses the cell, and greatest at an edge unless the opposite meridian does, where every
+  /// difference is near 180 degrees and nothing is decided inside.)
+  @inline(__always)
+  func relation(toCell cell: BoundingBox) -> CellRelation? {
+    let outsideLimit = Double(outsideLimitSquared)
+    guard outsideLimit >= 0 else { return nil }
+    let toSouth = abs(cell.south - center.latitude)
+    let toNorth = abs(cell.north - center.latitude)
+    let inLatitude = cell.south <= center.latitude && center.latitude <= cell.north
+    let leastLatitude = inLatitude ? 0 : min(toSouth, toNorth)
+    var toWest = abs(cell.west - center.longitude)
+    if toWest > 180 { toWest = 360 - toWest }
+    var toEast = abs(cell.east - center.longitude)
+    if toEast > 180 { toEast = 360 - toEast }
+    let inLongitude = cell.west <= center.longitude && center.longitude <= cell.east
+    let leastLongitude = inLongitude ? 0 : min(toWest, toEast)
+    let latitudeScales = Self.latitudeScales(at: center.latitude)
+    let lowNorth = leastLatitude * latitudeScales.low
+    let lowEast = leastLongitude * Double(lowLongitudeScale)
+    if lowNorth * lowNorth + lowEast * lowEast > outsideLimit { return .outside }
+    let highNorth = max(toSouth, toNorth) * latitudeScales.high
+    let highEast = max(toWest, toEast) * Double(highLongitudeScale)
+    if highNorth * highNorth + highEast * highEast <= Double(insideLimitSquared) { return .inside }
+    return nil
+  }
+
   /// Whether the circle holds a fix at `latitude`, `longitude` (degrees), when the bounds
   /// decide; `nil` when the exact test must.
   @inline(__always)

@@ -173,9 +173,12 @@ extension ZoneEvaluator {
     return entry
   }
 
-  /// How the fence in `slot` relates to the cell `box`. Circles need the cell's `Cell` frame
-  /// (its centre's ECEF vector: trigonometry), made on the first circle and kept in `frame`;
-  /// polygons read the box alone.
+  /// How the fence in `slot` relates to the cell `box`. Circles are related in degrees
+  /// (``CircleDegreeTest/relation(toCell:)``), and `.mixed` where those bounds leave the cell
+  /// undecided: a per-fix test costs less than the exact relation's trigonometry. Only circles
+  /// the degree test never decides (a chord limit past 100 km) need the cell's `Cell` frame (its
+  /// centre's ECEF vector), made on the first such circle and kept in `frame`. Polygons read the
+  /// box alone.
   ///
   /// Static, on the element tables: the mutating steps that file cells call it for every fence,
   /// and a method of the evaluator would copy the whole evaluator at each call (decision 0013).
@@ -186,6 +189,9 @@ extension ZoneEvaluator {
   ) -> CellRelation {
     switch cores[Int(slot)].kind {
     case .circle:
+      let degreeTest = cores[Int(slot)].degreeTest
+      if let relation = degreeTest.relation(toCell: box) { return relation }
+      if degreeTest.decides { return .mixed }
       let cell = frame ?? Cell(box)
       frame = cell
       let circle = cores[Int(slot)].circle
