@@ -482,7 +482,8 @@ extension ZoneEvaluator {
     _ kind: ZoneEvent.Kind, time: Timestamp, device d: Int, zone: Int32, fence: String,
     to events: inout [ZoneEvent], _ fill: (inout ZoneEvent) -> Void
   ) {
-    events.append(ZoneEvent(kind: kind, time: time, device: deviceNames[d]))
+    // Appended small and filled in place: an event made whole and then appended is copied.
+    events.append(ZoneEvent(placeholderKind: kind, time: time, device: deviceNames[d]))
     events.withUnsafeMutableBufferPointer { appended in
       let last = appended.count - 1
       // Read in place: a plain subscript copies the whole compiled zone to read one field.

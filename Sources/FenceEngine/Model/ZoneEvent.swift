@@ -197,6 +197,17 @@ public struct ZoneEvent: Hashable, Sendable {
     self.time = time
     self.device = device
   }
+
+  /// An event with only its kind, time and device set, for the per-fix step, which sets the
+  /// rest where the event lies in its array and then assigns the id
+  /// (``assignDeterministicID()``). Its placeholder id is a hash, not text: replacing it
+  /// releases nothing.
+  init(placeholderKind kind: Kind, time: Timestamp, device: String) {
+    self.idStorage = .hash(0)
+    self.kind = kind
+    self.time = time
+    self.device = device
+  }
 }
 
 extension ZoneEvent {
