@@ -6,24 +6,6 @@ import Testing
 /// answer must hold for every point of the cell, checked on a grid of points that includes the
 /// cell's corners and edges, against the shapes' own containment tests.
 @Suite struct CellRelationTests {
-  /// The relation's claim checked at (n + 1)² points of the closed cell; returns the number of
-  /// points that contradict it.
-  static func contradictions(
-    _ relation: CellRelation, cell: BoundingBox, n: Int = 8,
-    contains: (Double, Double) -> Bool
-  ) -> Int {
-    guard relation != .mixed else { return 0 }
-    var wrong = 0
-    for i in 0...n {
-      for j in 0...n {
-        let latitude = i == n ? cell.north : cell.south + (cell.north - cell.south) * Double(i) / Double(n)
-        let longitude = j == n ? cell.east : cell.west + (cell.east - cell.west) * Double(j) / Double(n)
-        if contains(latitude, longitude) != (relation == .inside) { wrong += 1 }
-      }
-    }
-    return wrong
-  }
-
   /// Cells of 1/1024 degree at random over Manhattan's box, and cells centred on its vertices
   /// (always crossed by an edge).
   @Test func manhattanCellsAgreeWithContainmentAtEveryPoint() throws {
@@ -41,7 +23,7 @@ import Testing
       let cell = BoundingBox(south: south, west: west, north: south + size, east: west + size)
       let relation = shape.relation(toCell: cell)
       counts[relation, default: 0] += 1
-      wrong += Self.contradictions(relation, cell: cell) { shape.contains(latitude: $0, longitude: $1) }
+      wrong += CellRelationProbe.contradictions(relation, cell: cell) { shape.contains(latitude: $0, longitude: $1) }
     }
     let vertices = shape.polygons.flatMap { $0.rings.joined() }
     for k in stride(from: 0, to: vertices.count, by: 50) {
@@ -172,7 +154,7 @@ import Testing
       let cell = BoundingBox(south: south, west: west, north: south + size, east: west + size)
       let relation = circle.relation(toCell: Cell(cell))
       counts[relation, default: 0] += 1
-      wrong += Self.contradictions(relation, cell: cell) {
+      wrong += CellRelationProbe.contradictions(relation, cell: cell) {
         circle.contains(ECEFPosition(latitude: $0, longitude: $1))
       }
     }
