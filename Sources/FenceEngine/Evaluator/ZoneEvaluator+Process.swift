@@ -336,28 +336,40 @@ extension ZoneEvaluator {
       }
     }
     guard !scratchZones.isEmpty else { return }
+    // One zone (the usual case) needs neither sorting nor its list taken out.
+    if scratchZones.count == 1 {
+      checkOut(zone: scratchZones[0], records: &records, device: d, into: &events)
+      return
+    }
     var zones = takeGatheredZones()
     defer { returnGatheredZones(&zones) }
-    for zone in zones {
-      let r = records.recordIndex(of: zone).index
-      // Every gathered zone ended a checked-in stay above.
-      let exit = endedStay(zone: zone)!
-      let checkInTime = records[r].checkInTime
-      appendEvent(
-        .checkOut, time: exit.time, device: d, zone: zone,
-        fence: checkInFence(of: records[r], device: d),
-        to: &events
-      ) { event in
-        event.latitude = exit.latitude
-        event.longitude = exit.longitude
-        event.speed = exit.speed
-        event.course = exit.course
-        event.checkInTime = checkInTime
-        event.durationSeconds = exit.time.seconds(since: checkInTime)
-      }
-      records[r].windowStart = exit.time
-      records[r].endStay()
+    for zone in zones { checkOut(zone: zone, records: &records, device: d, into: &events) }
+  }
+
+  /// The check-out of zone slot `zone`, gathered by ``checkOut(records:fix:context:device:into:)``
+  /// with its ended stay.
+  @inline(__always)
+  mutating func checkOut(
+    zone: Int32, records: inout [ZoneRecord], device d: Int, into events: inout [ZoneEvent]
+  ) {
+    let r = records.recordIndex(of: zone).index
+    // Every gathered zone ended a checked-in stay.
+    let exit = endedStay(zone: zone)!
+    let checkInTime = records[r].checkInTime
+    appendEvent(
+      .checkOut, time: exit.time, device: d, zone: zone,
+      fence: checkInFence(of: records[r], device: d),
+      to: &events
+    ) { event in
+      event.latitude = exit.latitude
+      event.longitude = exit.longitude
+      event.speed = exit.speed
+      event.course = exit.course
+      event.checkInTime = checkInTime
+      event.durationSeconds = exit.time.seconds(since: checkInTime)
     }
+    records[r].windowStart = exit.time
+    records[r].endStay()
   }
 
   /// The current fix as the first fix of an exit from zone slot `zone`: its time, position and
@@ -422,50 +434,71 @@ extension ZoneEvaluator {
     records: inout [ZoneRecord], fix: FixReading, context: ConditionContext?, isFirst: Bool,
     device d: Int, into events: inout [ZoneEvent]
   ) {
-    let t = fix.time
     scratchZones.empty()
     for r in records.indices where records[r].presence == .outside && records[r].isInsideNow {
       scratchZones.append(records[r].zone)
     }
     guard !scratchZones.isEmpty else { return }
+    let lastSequence = devices[d].lastSequence
+    // One zone (the usual case) needs neither sorting nor its list taken out.
+    if scratchZones.count == 1 {
+      checkIn(
+        zone: scratchZones[0], records: &records, fix: fix, context: context, isFirst: isFirst,
+        lastSequence: lastSequence, device: d, into: &events)
+      return
+    }
     var zones = takeGatheredZones()
     defer { returnGatheredZones(&zones) }
-    let lastSequence = devices[d].lastSequence
-    for zoneSlot in zones {
-      let r = records.recordIndex(of: zoneSlot).index
-      let core = zoneCores[Int(zoneSlot)]
-      let isInitial = isFirst || core.addedSequence > lastSequence
-      if (isInitial && !core.initialTrigger)
-        || records[r].isSuppressed(at: t, minimumRetriggerTime: core.minimumRetriggerTime)
-      {
-        records[r].presence = .insideSilently
-        records[r].exitCount = 0
-        continue
-      }
-      stayCounter += 1
-      let fence = elementID(at: records[r].fenceNow)
-      records[r].checkIn(
-        at: t, fence: records[r].fenceNow, stay: stayCounter, willCheckOut: core.checkOut)
-      if core.hasDwell {
-        let deadline = t.adding(seconds: core.dwell)
-        records[r].dwell = .scheduled
-        records[r].dwellDeadline = deadline
-        dwellQueue.push(
-          DwellEntry(deadline: deadline, device: Int32(d), zone: zoneSlot, stay: stayCounter))
-      }
-      let motion =
-        context == nil ? (speed: fix.speed, course: fix.course)
-        : eventMotion(zone: zoneSlot, fix: fix, context)
-      appendEvent(
-        .checkIn, time: t, device: d, zone: zoneSlot, fence: fence, to: &events
-      ) { event in
-        event.trigger = .fence
-        event.latitude = fix.latitude
-        event.longitude = fix.longitude
-        event.speed = motion.speed
-        event.course = motion.course
-        event.willCheckOut = core.checkOut
-      }
+    for zone in zones {
+      checkIn(
+        zone: zone, records: &records, fix: fix, context: context, isFirst: isFirst,
+        lastSequence: lastSequence, device: d, into: &events)
+    }
+  }
+
+  /// The check-in (or silent entry) of zone slot `zoneSlot`, gathered by
+  /// ``checkInAreas(records:fix:context:isFirst:device:into:)``; `lastSequence` is the device's
+  /// add sequence at its last accepted fix.
+  @inline(__always)
+  mutating func checkIn(
+    zone zoneSlot: Int32, records: inout [ZoneRecord], fix: FixReading,
+    context: ConditionContext?, isFirst: Bool, lastSequence: UInt64, device d: Int,
+    into events: inout [ZoneEvent]
+  ) {
+    let t = fix.time
+    let r = records.recordIndex(of: zoneSlot).index
+    let core = zoneCores[Int(zoneSlot)]
+    let isInitial = isFirst || core.addedSequence > lastSequence
+    if (isInitial && !core.initialTrigger)
+      || records[r].isSuppressed(at: t, minimumRetriggerTime: core.minimumRetriggerTime)
+    {
+      records[r].presence = .insideSilently
+      records[r].exitCount = 0
+      return
+    }
+    stayCounter += 1
+    let fence = elementID(at: records[r].fenceNow)
+    records[r].checkIn(
+      at: t, fence: records[r].fenceNow, stay: stayCounter, willCheckOut: core.checkOut)
+    if core.hasDwell {
+      let deadline = t.adding(seconds: core.dwell)
+      records[r].dwell = .scheduled
+      records[r].dwellDeadline = deadline
+      dwellQueue.push(
+        DwellEntry(deadline: deadline, device: Int32(d), zone: zoneSlot, stay: stayCounter))
+    }
+    let motion =
+      context == nil ? (speed: fix.speed, course: fix.course)
+      : eventMotion(zone: zoneSlot, fix: fix, context)
+    appendEvent(
+      .checkIn, time: t, device: d, zone: zoneSlot, fence: fence, to: &events
+    ) { event in
+      event.trigger = .fence
+      event.latitude = fix.latitude
+      event.longitude = fix.longitude
+      event.speed = motion.speed
+      event.course = motion.course
+      event.willCheckOut = core.checkOut
     }
   }
 
