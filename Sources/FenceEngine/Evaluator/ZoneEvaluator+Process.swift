@@ -296,8 +296,8 @@ extension ZoneEvaluator {
   /// Step 2: counts fixes outside for stays, and checks out those whose exit is confirmed,
   /// sorted by zone id.
   ///
-  /// The zones to check out are gathered in `scratchZones`, and taken out into a local array
-  /// only when there are any (a local array costs a release per fix).
+  /// The zones to check out are gathered in `scratchZones` and sorted there
+  /// (``sortGatheredZones()``): a local array would cost a release per fix.
   mutating func checkOut(
     records: inout [ZoneRecord], fix: FixReading, context: ConditionContext?, device d: Int,
     into events: inout [ZoneEvent]
@@ -335,15 +335,10 @@ extension ZoneEvaluator {
         records[r].endStay()
       }
     }
-    guard !scratchZones.isEmpty else { return }
-    // One zone (the usual case) needs neither sorting nor its list taken out.
-    if scratchZones.count == 1 {
-      checkOut(zone: scratchZones[0], records: &records, device: d, into: &events)
-      return
+    sortGatheredZones()
+    for k in scratchZones.indices {
+      checkOut(zone: scratchZones[k], records: &records, device: d, into: &events)
     }
-    var zones = takeGatheredZones()
-    defer { returnGatheredZones(&zones) }
-    for zone in zones { checkOut(zone: zone, records: &records, device: d, into: &events) }
   }
 
   /// The check-out of zone slot `zone`, gathered by ``checkOut(records:fix:context:device:into:)``
@@ -429,7 +424,7 @@ extension ZoneEvaluator {
 
   /// Step 4: area check-ins, sorted by zone id.
   ///
-  /// Gathers the zones in `scratchZones` as ``checkOut(records:fix:device:into:)`` does.
+  /// Gathers the zones in `scratchZones` as ``checkOut(records:fix:context:device:into:)`` does.
   mutating func checkInAreas(
     records: inout [ZoneRecord], fix: FixReading, context: ConditionContext?, isFirst: Bool,
     device d: Int, into events: inout [ZoneEvent]
@@ -440,18 +435,10 @@ extension ZoneEvaluator {
     }
     guard !scratchZones.isEmpty else { return }
     let lastSequence = devices[d].lastSequence
-    // One zone (the usual case) needs neither sorting nor its list taken out.
-    if scratchZones.count == 1 {
+    sortGatheredZones()
+    for k in scratchZones.indices {
       checkIn(
-        zone: scratchZones[0], records: &records, fix: fix, context: context, isFirst: isFirst,
-        lastSequence: lastSequence, device: d, into: &events)
-      return
-    }
-    var zones = takeGatheredZones()
-    defer { returnGatheredZones(&zones) }
-    for zone in zones {
-      checkIn(
-        zone: zone, records: &records, fix: fix, context: context, isFirst: isFirst,
+        zone: scratchZones[k], records: &records, fix: fix, context: context, isFirst: isFirst,
         lastSequence: lastSequence, device: d, into: &events)
     }
   }
@@ -984,27 +971,17 @@ extension ZoneEvaluator {
     while records.count > kept { records.removeLast() }
   }
 
-  /// The zones gathered in `scratchZones`, taken out (so that they can be read while the
-  /// evaluator changes) and sorted by zone id; give them back with
-  /// ``returnGatheredZones(_:)``.
-  mutating func takeGatheredZones() -> [Int32] {
-    var zones: [Int32] = []
-    swap(&zones, &scratchZones)
-    // Sorted over the zone table read in place: a non-mutating helper called from here (the
-    // mutating per-fix step) made the compiler copy the whole evaluator on every check-in and
-    // check-out.
-    if zones.count > 1 {
-      zoneSlots.withUnsafeBufferPointer { slots in
-        zones.insertionSort { Self.zoneID($0, in: slots) < Self.zoneID($1, in: slots) }
-      }
+  /// Sorts the zones gathered in `scratchZones` by zone id, in place (one zone, the usual
+  /// case, costs nothing). The check-out and check-in steps then read the list by index: no
+  /// step they call for a zone changes it, so it need not be taken out.
+  @inline(__always)
+  mutating func sortGatheredZones() {
+    guard scratchZones.count > 1 else { return }
+    // Over the zone table read in place: a non-mutating helper called from here (the mutating
+    // per-fix step) made the compiler copy the whole evaluator on every check-in and check-out.
+    zoneSlots.withUnsafeBufferPointer { slots in
+      scratchZones.insertionSort { Self.zoneID($0, in: slots) < Self.zoneID($1, in: slots) }
     }
-    return zones
-  }
-
-  /// Empties `zones` and puts its storage back as `scratchZones`.
-  mutating func returnGatheredZones(_ zones: inout [Int32]) {
-    zones.empty()
-    swap(&zones, &scratchZones)
   }
 }
 
