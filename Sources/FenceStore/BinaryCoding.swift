@@ -86,6 +86,19 @@ struct ByteReader {
     defer { offset += length }
     return String(decoding: bytes[offset..<offset + length], as: UTF8.self)
   }
+
+  /// Moves past `byteCount` bytes.
+  mutating func skip(_ byteCount: Int) throws(PayloadError) {
+    guard byteCount >= 0, bytes.count - offset >= byteCount else {
+      throw PayloadError(offset: offset, "truncated")
+    }
+    offset += byteCount
+  }
+
+  /// Moves past a string (``string()``) without making it.
+  mutating func skipString() throws(PayloadError) {
+    try skip(try count(stride: 1))
+  }
 }
 
 /// A command payload that does not decode: the store's files were damaged or written by an

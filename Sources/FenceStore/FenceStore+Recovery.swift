@@ -60,8 +60,9 @@ extension FenceStore {
         evaluator: evaluator, commandSeq: snapshot.commandSeq, eventSeq: snapshot.lastEventSeq)
       if isBinary {
         state.snapshotZoneSet = (
-          0, snapshot.zoneSet, snapshot.zoneSetHash ?? SQLiteStorage.hash(snapshot.zoneSet)
+          snapshot.zoneSet, snapshot.zoneSetHash ?? SQLiteStorage.hash(snapshot.zoneSet)
         )
+        state.zoneChanges = []
       }
       state.lastSnapshot = (snapshot.commandSeq, snapshot.takenAt)
       report.snapshotCommandSeq = snapshot.commandSeq
@@ -129,7 +130,7 @@ extension FenceStore {
         }
       }
       if case .fixes(let fixes) = command { report.fixesReplayed += fixes.count }
-      if command.kindCode >= 3 { state.zoneVersion += 1 }
+      state.noteZoneChange(command)
       report.commandsReplayed += 1
       report.eventsVerified += lines.count
       state.commandSeq = record.seq

@@ -208,7 +208,7 @@ public final class FenceStore: Sendable {
       }
     case .addZones, .replaceAllZones, .removeZone:
       answer.zoneCounts = state.zoneCounts
-      state.zoneVersion += 1
+      state.noteZoneChange(command)
       // Check-outs a change caused (rules v2: `exitOnRemove`, a replaced schedule or lifetime).
       if !events.isEmpty {
         answer.events = events.count
@@ -428,23 +428,58 @@ struct EngineState {
   /// How long the last snapshot took to write (see ``SnapshotPacing``).
   var lastSnapshotSeconds = 0.0
   var lastSnapshot: (commandSeq: Int64, takenAt: Date)?
-  /// Counts zone changes, so a snapshot rewrites the zone set only after one.
+  /// Counts zone changes, so that the GeoJSON zone set is written again only after one.
   var zoneVersion = 0
-  /// The zone set in the snapshots' binary form (``ZoneSetCoding``) with its hash, for
-  /// `version`: encoded and hashed once per zone change, not once per snapshot.
-  var snapshotZoneSet: (version: Int, bytes: [UInt8], hash: UInt64)?
+  /// The zone set in the snapshots' binary form (``ZoneSetCoding``) with its hash, as the last
+  /// snapshot that needed it made it; ``zoneChanges`` names what changed since.
+  var snapshotZoneSet: (bytes: [UInt8], hash: UInt64)?
+  /// The ids of the zones added, replaced or removed since ``snapshotZoneSet`` was made, from
+  /// which the next snapshot brings it up to date (``ZoneSetCoding/updating(_:changedIDs:zone:)``);
+  /// `nil` when it must encode the zone set whole (none made yet, or every zone replaced).
+  var zoneChanges: Set<String>?
   /// The zone set as GeoJSON for `version`, written on the first read after a zone change.
   var geoJSONZoneSet: (version: Int, bytes: [UInt8])?
   var isClosed = false
 
-  /// The zone set in the snapshots' binary form and its hash, encoded once per zone change.
-  mutating func encodedZoneSet() -> (bytes: [UInt8], hash: UInt64) {
-    if let cached = snapshotZoneSet, cached.version == zoneVersion {
-      return (cached.bytes, cached.hash)
+  /// Notes a zone change the engine applied (the live path and recovery's replay alike);
+  /// other commands change no zone and are ignored.
+  mutating func noteZoneChange(_ command: StoreCommand) {
+    switch command {
+    case .addZones(let zones):
+      for zone in zones { zoneChanges?.insert(zone.id) }
+    case .removeZone(let id):
+      zoneChanges?.insert(id)
+    case .replaceAllZones:
+      zoneChanges = nil
+    case .fixes, .advance, .setDeviceTags:
+      return
     }
-    let bytes = ZoneSetCoding.encode(evaluator.zones)
+    zoneVersion += 1
+  }
+
+  /// The zone set in the snapshots' binary form and its hash: as the last snapshot wrote it
+  /// when no zone changed since, brought up to date from the changed zones' ids when some did
+  /// (a copy of the bytes with those zones encoded again), encoded whole only when there is
+  /// nothing to start from.
+  mutating func encodedZoneSet() -> (bytes: [UInt8], hash: UInt64) {
+    if let cached = snapshotZoneSet, let changes = zoneChanges {
+      if changes.isEmpty { return cached }
+      // Bytes this store made itself always decode; encoding the set whole stays the fallback
+      // all the same.
+      if let bytes = try? ZoneSetCoding.updating(
+        cached.bytes, changedIDs: changes, zone: { evaluator.zone(id: $0) })
+      {
+        return remember(bytes)
+      }
+    }
+    return remember(ZoneSetCoding.encode(evaluator.zones))
+  }
+
+  /// Keeps `bytes` as the zone set of the snapshots, with its hash, and no changes since.
+  private mutating func remember(_ bytes: [UInt8]) -> (bytes: [UInt8], hash: UInt64) {
     let hash = SQLiteStorage.hash(bytes)
-    snapshotZoneSet = (zoneVersion, bytes, hash)
+    snapshotZoneSet = (bytes, hash)
+    zoneChanges = []
     return (bytes, hash)
   }
 

@@ -32,57 +32,60 @@ enum ZoneSetCoding {
     var writer = ByteWriter()
     writer.bytes = magic
     writer.varint(UInt64(zones.count))
-    for zone in zones {
-      writer.string(zone.id)
-      let flags: UInt8 =
-        (zone.name == nil ? 0 : 1) | (zone.description == nil ? 0 : 2)
-        | (zone.rules.dwell == nil ? 0 : 4) | (zone.rules.hasRulesV2 ? 8 : 0)
-      writer.u8(flags)
-      if let name = zone.name { writer.string(name) }
-      if let description = zone.description { writer.string(description) }
-      writer.string(JSONWriter.string(.object(zone.customData)))
-      writer.f64(zone.rules.minimumRetriggerTime)
-      if let dwell = zone.rules.dwell { writer.f64(dwell) }
-      writer.u8(zone.rules.checkOut ? 1 : 0)
-      writer.u8(zone.rules.initialTrigger ? 1 : 0)
-      writer.f64(zone.rules.exitHysteresis)
-      writer.i64(Int64(zone.rules.exitConfirmations))
-      if zone.rules.hasRulesV2 { writer.string(JSONWriter.string(.object(zone.rules.rulesV2JSON))) }
-      writer.varint(UInt64(zone.fences.count))
-      for fence in zone.fences {
-        writer.string(fence.id)
-        writeName(fence.name, to: &writer)
-        switch fence.area {
-        case .circle(let circle):
-          writer.u8(0)
-          writer.f64(circle.center.latitude)
-          writer.f64(circle.center.longitude)
-          writer.f64(circle.radius)
-        case .polygon(let multipolygon):
-          writer.u8(1)
-          writer.varint(UInt64(multipolygon.polygons.count))
-          for polygon in multipolygon.polygons {
-            let rings = polygon.rings  // made again from the edges at each read: once
-            writer.varint(UInt64(rings.count))
-            for ring in rings { writeCoordinates(ring, to: &writer) }
-          }
+    for zone in zones { appendZone(zone, to: &writer) }
+    return writer.bytes
+  }
+
+  /// Appends one zone's record (see the layout above).
+  static func appendZone(_ zone: Zone, to writer: inout ByteWriter) {
+    writer.string(zone.id)
+    let flags: UInt8 =
+      (zone.name == nil ? 0 : 1) | (zone.description == nil ? 0 : 2)
+      | (zone.rules.dwell == nil ? 0 : 4) | (zone.rules.hasRulesV2 ? 8 : 0)
+    writer.u8(flags)
+    if let name = zone.name { writer.string(name) }
+    if let description = zone.description { writer.string(description) }
+    writer.string(JSONWriter.string(.object(zone.customData)))
+    writer.f64(zone.rules.minimumRetriggerTime)
+    if let dwell = zone.rules.dwell { writer.f64(dwell) }
+    writer.u8(zone.rules.checkOut ? 1 : 0)
+    writer.u8(zone.rules.initialTrigger ? 1 : 0)
+    writer.f64(zone.rules.exitHysteresis)
+    writer.i64(Int64(zone.rules.exitConfirmations))
+    if zone.rules.hasRulesV2 { writer.string(JSONWriter.string(.object(zone.rules.rulesV2JSON))) }
+    writer.varint(UInt64(zone.fences.count))
+    for fence in zone.fences {
+      writer.string(fence.id)
+      writeName(fence.name, to: &writer)
+      switch fence.area {
+      case .circle(let circle):
+        writer.u8(0)
+        writer.f64(circle.center.latitude)
+        writer.f64(circle.center.longitude)
+        writer.f64(circle.radius)
+      case .polygon(let multipolygon):
+        writer.u8(1)
+        writer.varint(UInt64(multipolygon.polygons.count))
+        for polygon in multipolygon.polygons {
+          let rings = polygon.rings  // made again from the edges at each read: once
+          writer.varint(UInt64(rings.count))
+          for ring in rings { writeCoordinates(ring, to: &writer) }
         }
-      }
-      writer.varint(UInt64(zone.geolines.count))
-      for geoline in zone.geolines {
-        writer.string(geoline.id)
-        writeName(geoline.name, to: &writer)
-        let direction: UInt8
-        switch geoline.direction {
-        case .both: direction = 0
-        case .leftToRight: direction = 1
-        case .rightToLeft: direction = 2
-        }
-        writer.u8(direction)
-        writeCoordinates(geoline.line.vertices, to: &writer)
       }
     }
-    return writer.bytes
+    writer.varint(UInt64(zone.geolines.count))
+    for geoline in zone.geolines {
+      writer.string(geoline.id)
+      writeName(geoline.name, to: &writer)
+      let direction: UInt8
+      switch geoline.direction {
+      case .both: direction = 0
+      case .leftToRight: direction = 1
+      case .rightToLeft: direction = 2
+      }
+      writer.u8(direction)
+      writeCoordinates(geoline.line.vertices, to: &writer)
+    }
   }
 
   private static func writeName(_ name: String?, to writer: inout ByteWriter) {
