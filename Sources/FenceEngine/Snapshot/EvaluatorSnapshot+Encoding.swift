@@ -20,6 +20,12 @@ extension EvaluatorSnapshot {
   /// About 40 bytes per device outside every zone (a 9-character id, a fix without speed and
   /// course), 16 more with speed and course, plus about 12 per zone record.
   public func encoded() -> [UInt8] {
+    encoded(searchingZoneIDs: true)
+  }
+
+  /// ``encoded()``; with `searchingZoneIDs` false, every id is numbered through one dictionary
+  /// (the bytes are the same either way: tests compare the two).
+  func encoded(searchingZoneIDs: Bool) -> [UInt8] {
     var writer = SnapshotWriter()
     writer.bytes.append(contentsOf: Self.magic)
     // Version 1 when no event waits: byte for byte what readers of version 1 read.
@@ -36,18 +42,41 @@ extension EvaluatorSnapshot {
     writer.varint(stayCounter)
     writer.varint(addSequence)
 
-    // One table of the zone and element ids, so that records refer to them by number.
-    // Sized for the zones up front and interned with one hash each: a million zones' table
-    // grown step by step rehashed every id many times (a fifth of a daemon's snapshot).
-    var table: [String] = []
+    // One table of the zone and element ids, so that records refer to them by number: the
+    // zones' ids first, in the order of `zoneSequences`, then the other ids the devices use
+    // (fences', monitored elements'), in the order they first appear.
+    //
+    // A snapshot's zones are in id order (``ZoneEvaluator/snapshot()``, and what decoding
+    // reads back), so a zone's number is found by a binary search and only the other ids are
+    // hashed: a dictionary of a million zones' ids was about half of encoding a daemon's
+    // snapshot. Zones in any other order are all hashed, as before; the numbers are the same.
+    let zoneCount = zoneSequences.count
+    let zonesInOrder =
+      searchingZoneIDs
+      && zoneSequences.indices.dropFirst().allSatisfy {
+        zoneSequences[$0 - 1].zone < zoneSequences[$0].zone
+      }
+    var others: [String] = []
     var number: [String: Int] = [:]
-    table.reserveCapacity(zoneSequences.count)
-    number.reserveCapacity(zoneSequences.count)
-    func intern(_ id: String) {
-      let next = table.count
-      if number.interned(id, next: next) == next { table.append(id) }
+    if !zonesInOrder { number.reserveCapacity(zoneCount) }
+    /// The number of a zone's id, or nil when `id` is not a zone's (zones in id order only).
+    func zoneNumber(_ id: String) -> Int? {
+      var low = 0
+      var high = zoneCount
+      while low < high {
+        let middle = (low + high) / 2
+        if zoneSequences[middle].zone < id { low = middle + 1 } else { high = middle }
+      }
+      return low < zoneCount && zoneSequences[low].zone == id ? low : nil
     }
-    for zone in zoneSequences { intern(zone.zone) }
+    func intern(_ id: String) {
+      if zonesInOrder, zoneNumber(id) != nil { return }
+      let next = (zonesInOrder ? zoneCount : 0) + others.count
+      if number.interned(id, next: next) == next { others.append(id) }
+    }
+    if !zonesInOrder {
+      for zone in zoneSequences { intern(zone.zone) }
+    }
     for device in devices {
       for record in device.records + device.roaming.map(\.record) {
         intern(record.zone)
@@ -55,12 +84,20 @@ extension EvaluatorSnapshot {
       }
       for element in device.monitored { intern(element) }
     }
-    func ref(_ id: String) -> UInt64 { UInt64(number[id] ?? 0) }
-    writer.varint(UInt64(table.count))
-    for id in table { writer.string(id) }
-    writer.varint(UInt64(zoneSequences.count))
-    for zone in zoneSequences {
-      writer.varint(ref(zone.zone))
+    func ref(_ id: String) -> UInt64 {
+      if zonesInOrder, let zone = zoneNumber(id) { return UInt64(zone) }
+      return UInt64(number[id] ?? 0)
+    }
+    if zonesInOrder {
+      writer.varint(UInt64(zoneCount + others.count))
+      for zone in zoneSequences { writer.string(zone.zone) }
+    } else {
+      writer.varint(UInt64(others.count))
+    }
+    for id in others { writer.string(id) }
+    writer.varint(UInt64(zoneCount))
+    for (k, zone) in zoneSequences.enumerated() {
+      writer.varint(zonesInOrder ? UInt64(k) : ref(zone.zone))
       writer.varint(zone.addedSequence)
     }
 
