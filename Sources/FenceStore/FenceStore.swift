@@ -387,7 +387,7 @@ public final class FenceStore: Sendable {
     let started = DispatchTime.now().uptimeNanoseconds
     defer { state.lastSnapshotSeconds = Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9 }
     let zoneSet = state.encodedZoneSet()
-    let evaluatorSnapshot = state.evaluator.snapshot()
+    let evaluatorSnapshot = state.evaluator.snapshot(reusing: &state.snapshotZoneOrder)
     let record = SnapshotRecord(
       commandSeq: state.commandSeq, lastEventSeq: state.eventSeq,
       zoneFingerprint: evaluatorSnapshot.zoneFingerprint, zoneSet: zoneSet.bytes,
@@ -437,6 +437,10 @@ struct EngineState {
   /// which the next snapshot brings it up to date (``ZoneSetCoding/updating(_:changedIDs:zone:)``);
   /// `nil` when it must encode the zone set whole (none made yet, or every zone replaced).
   var zoneChanges: Set<String>?
+  /// The zones' order and fingerprint of the last snapshot, made again only after a zone
+  /// change (``FenceEngine/ZoneEvaluator/snapshot(reusing:)``). It belongs to `evaluator`:
+  /// replacing the whole state (recovery) drops it with it.
+  var snapshotZoneOrder: ZoneEvaluator.SnapshotZoneOrder?
   /// The zone set as GeoJSON for `version`, written on the first read after a zone change.
   var geoJSONZoneSet: (version: Int, bytes: [UInt8])?
   var isClosed = false

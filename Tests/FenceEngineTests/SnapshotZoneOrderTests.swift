@@ -1,0 +1,70 @@
+import FenceGeometry
+import FenceTestSupport
+import FenceTesting
+import Foundation
+import Testing
+
+@testable import FenceEngine
+
+/// A store's snapshots keep the zones' order and fingerprint from one snapshot to the next while
+/// no zone changes (`snapshot(reusing:)`): every snapshot must be the one made from scratch.
+@Suite struct SnapshotZoneOrderTests {
+  @Test func reusedOrdersGiveTheSnapshotMadeFromScratch() throws {
+    let fixes = SnapshotTests.walks(seed: 7, count: 600)
+    // `b-later` begins between the 300th and the 301st fix.
+    let start = fixes[299].time.adding(seconds: 0.5)
+    var lifetime = ZoneRules()
+    lifetime.validFrom = start
+    let later = Zone(
+      id: "b-later", fences: [try .circle(id: "later-c", center: at(north: 150, east: 150), radius: 150)], rules: lifetime)
+    var evaluator = try ZoneEvaluator(zones: try SkippingTests.syntheticZones() + [later])
+    var order: ZoneEvaluator.SnapshotZoneOrder?
+    var events: [ZoneEvent] = []
+    var remade: [String] = []
+    var reused = 0
+    /// Takes a snapshot both ways and compares them; counts whether the order was made again.
+    func check(_ step: String) throws {
+      let before = order?.generation
+      let kept = order != nil && before == evaluator.zoneGeneration
+      let snapshot = evaluator.snapshot(reusing: &order)
+      let fresh = evaluator.snapshot()
+      #expect(snapshot == fresh, "\(step)")
+      #expect(snapshot.encoded() == fresh.encoded(), "\(step)")
+      if kept { reused += 1 } else { remade.append(step) }
+    }
+    // The first fixes start the zone clock, which notes `b-later`'s lifetime (a zone change,
+    // at the second fix).
+    for fix in fixes[..<2] { evaluator.process(fix, into: &events) }
+    try check("start")
+    for fix in fixes[2..<150] { evaluator.process(fix, into: &events) }
+    try check("fixes only")
+    try check("again, nothing changed")
+    try evaluator.add([try Zone.circle("new-a", center: at(north: 700, east: 2_000), radius: 90)])
+    try check("a zone added")
+    for fix in fixes[150..<300] { evaluator.process(fix, into: &events) }
+    try check("fixes after the addition")
+    let removed = evaluator.remove(zoneID: "new-a")
+    #expect(removed)
+    try check("a zone removed")
+    // The zone clock arms `b-later` (a zone state change) at its start.
+    evaluator.advance(to: start, into: &events)
+    try check("the lifetime began")
+    for fix in fixes[300..<450] { evaluator.process(fix, into: &events) }
+    try check("fixes after the lifetime began")
+    // Restored from a snapshot of another run: the same zones, other add sequences.
+    var other = try ZoneEvaluator(zones: try SkippingTests.syntheticZones() + [later])
+    for fix in fixes[..<50] { other.process(fix, into: &events) }
+    try evaluator.restore(other.snapshot())
+    try check("restored")
+    try evaluator.replaceAll(with: try SkippingTests.syntheticZones())
+    try check("every zone replaced")
+    for fix in fixes[450...] { evaluator.process(fix, into: &events) }
+    try check("fixes at the end")
+    #expect(
+      remade == [
+        "start", "a zone added", "a zone removed", "the lifetime began", "restored",
+        "every zone replaced",
+      ])
+    #expect(reused == 5)
+  }
+}
