@@ -8,17 +8,11 @@ zones' order and fingerprint of the one before (Docs/Decisions/0006-durable-stor
 
 usage: daemon-snapshot-steady.py FENCED ZONES SCRATCH
 """
-import json, os, shutil, signal, socket, subprocess, sys, time, urllib.request
+import json, os, shutil, signal, subprocess, sys, time, urllib.request
+
+from fenced_process import free_port
 
 fenced, zones, scratch = sys.argv[1:4]
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def batch(k):

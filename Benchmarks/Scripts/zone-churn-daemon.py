@@ -7,17 +7,12 @@ times a restart. Prints one JSON object.
 
 usage: zone-churn-daemon.py FENCED ZONES CHANGES SCRATCH [fenced options...]
 """
-import json, os, shutil, signal, socket, statistics, subprocess, sys, time, urllib.request
+import json, os, shutil, signal, statistics, subprocess, sys, time, urllib.request
+
+from fenced_process import free_port
 
 fenced, zones, changes, scratch = sys.argv[1:5]
 extra = sys.argv[5:]
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 def request(method, url, body=None, content_type=None):
     req = urllib.request.Request(url, data=body, method=method)
