@@ -8,9 +8,9 @@ zones' order and fingerprint of the one before (Docs/Decisions/0006-durable-stor
 
 usage: daemon-snapshot-steady.py FENCED ZONES SCRATCH
 """
-import json, os, shutil, signal, subprocess, sys, time, urllib.request
+import json, os, shutil, signal, sys, time, urllib.request
 
-from fenced_process import free_port
+from fenced_process import start_fenced
 
 fenced, zones, scratch = sys.argv[1:4]
 
@@ -26,23 +26,8 @@ def batch(k):
 data = os.path.join(scratch, "store")
 shutil.rmtree(data, ignore_errors=True)
 os.makedirs(scratch, exist_ok=True)
-port = free_port()
-log = open(os.path.join(scratch, "fenced.log"), "w")
-process = subprocess.Popen(
-    [fenced, "serve", "--data", data, "--listen", f"127.0.0.1:{port}", "--log-level", "warning",
-     "--snapshot-every", "2", "--zones", zones], stdout=log, stderr=log)
-base = f"http://127.0.0.1:{port}"
-t0 = time.perf_counter()
-while True:
-    if process.poll() is not None:
-        sys.exit(f"fenced exited with status {process.returncode}; see {scratch}/fenced.log")
-    try:
-        if urllib.request.urlopen(base + "/healthz", timeout=5).status == 200:
-            break
-    except OSError:
-        pass
-    time.sleep(0.05)
-start = time.perf_counter() - t0
+process, base, start = start_fenced(
+    fenced, data, ["--snapshot-every", "2", "--zones", zones], scratch)
 latencies = []
 for k in range(2500):
     request = urllib.request.Request(base + "/v1/fixes", data=batch(k), method="POST")

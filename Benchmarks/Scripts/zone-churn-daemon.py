@@ -7,9 +7,9 @@ times a restart. Prints one JSON object.
 
 usage: zone-churn-daemon.py FENCED ZONES CHANGES SCRATCH [fenced options...]
 """
-import json, os, shutil, signal, statistics, subprocess, sys, time, urllib.request
+import json, os, shutil, signal, statistics, sys, time, urllib.request
 
-from fenced_process import free_port
+from fenced_process import start_fenced
 
 fenced, zones, changes, scratch = sys.argv[1:5]
 extra = sys.argv[5:]
@@ -34,24 +34,7 @@ def peak_rss(pid):
     return 0
 
 def start(data, with_zones):
-    port = free_port()
-    args = [fenced, "serve", "--data", data, "--listen", f"127.0.0.1:{port}", "--log-level", "warning"]
-    if with_zones:
-        args += ["--zones", zones]
-    log = open(os.path.join(scratch, "fenced.log"), "a")
-    t0 = time.perf_counter()
-    process = subprocess.Popen(args + extra, stdout=log, stderr=log)
-    base = f"http://127.0.0.1:{port}"
-    while True:
-        if process.poll() is not None:
-            sys.exit(f"fenced exited with status {process.returncode}; see {scratch}/fenced.log")
-        try:
-            if request("GET", base + "/healthz")[1] == 200:
-                break
-        except OSError:
-            pass
-        time.sleep(0.05)
-    return process, base, time.perf_counter() - t0
+    return start_fenced(fenced, data, (["--zones", zones] if with_zones else []) + extra, scratch)
 
 def stop(process):
     t0 = time.perf_counter()

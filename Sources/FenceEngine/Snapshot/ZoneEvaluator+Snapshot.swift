@@ -42,14 +42,19 @@ extension ZoneEvaluator {
   /// when that evaluator is replaced (zone changes are counted, and a copy that went its own
   /// way could count the same).
   package func snapshot(reusing order: inout SnapshotZoneOrder?) -> EvaluatorSnapshot {
-    if order?.generation != zoneGeneration {
+    let current: SnapshotZoneOrder
+    if let order, order.generation == zoneGeneration {
+      current = order
+    } else {
       let slots = zoneSlotsInIDOrder()
-      order = SnapshotZoneOrder(
+      current = SnapshotZoneOrder(
         generation: zoneGeneration, slots: slots,
         fingerprint: zoneFingerprint(slotsInIDOrder: slots))
+      order = current
     }
     return snapshot(
-      zonesInIDOrder: order!.slots, fingerprint: order!.fingerprint, includingDevice: { _ in true })
+      zonesInIDOrder: current.slots, fingerprint: current.fingerprint,
+      includingDevice: { _ in true })
   }
 
   /// The snapshot of the devices `isIncluded` passes, with the zone slots in id order and the
