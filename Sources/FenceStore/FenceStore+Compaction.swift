@@ -10,20 +10,26 @@ extension FenceStore {
   ///   delivered an event keeps it);
   /// - idempotency keys older than the retention whose command is dropped.
   ///
-  /// Writes a snapshot first when commands came after the latest one, so that the log can
-  /// shrink to nothing.
+  /// Writes a snapshot first when commands came after the latest one (off the lock, after one
+  /// in flight), so that the log can shrink to what came after it. Commands go on meanwhile;
+  /// what they add stays.
   @discardableResult
   public func compact(eventRetention: TimeInterval, now: Date = Date()) throws -> CompactionReport {
-    try engine.withLock { state in
-      guard !state.isClosed else { throw StoreError.closed }
-      if state.commandsSinceSnapshot > 0 || state.lastSnapshot == nil {
-        try writeSnapshot(state: &state)
+    try snapshotQueue.sync {
+      let needsSnapshot = try engine.withLock { state in
+        guard !state.isClosed else { throw StoreError.closed }
+        return state.commandsSinceSnapshot > 0 || state.lastSnapshot == nil
       }
-      var eventsThrough = state.eventSeq
+      if needsSnapshot { try snapshotNow() }
+      // On the snapshot queue no other snapshot is written: the latest is the one recorded.
+      guard let snapshot = engine.withLock({ $0.lastSnapshot }) else {
+        throw StoreError.storageFailed("no snapshot to compact the log to")
+      }
+      var eventsThrough = snapshot.eventSeq
       for (_, seq) in try storage.cursors() { eventsThrough = min(eventsThrough, seq) }
       return try storage.compact(
         CompactionPlan(
-          commandsThrough: state.commandSeq, eventsThrough: eventsThrough,
+          commandsThrough: snapshot.commandSeq, eventsThrough: eventsThrough,
           recordedBefore: now.addingTimeInterval(-eventRetention)))
     }
   }

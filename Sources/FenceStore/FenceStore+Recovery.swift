@@ -64,7 +64,7 @@ extension FenceStore {
         )
         state.zoneChanges = []
       }
-      state.lastSnapshot = (snapshot.commandSeq, snapshot.takenAt)
+      state.lastSnapshot = (snapshot.commandSeq, snapshot.lastEventSeq, snapshot.takenAt)
       report.snapshotCommandSeq = snapshot.commandSeq
     } else {
       state = EngineState(

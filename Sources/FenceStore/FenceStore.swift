@@ -10,7 +10,8 @@ import Foundation
 /// replayed, and each replayed command's events are checked against the stored ones (a
 /// difference throws ``StoreError/replayMismatch(commandSeq:detail:)`` rather than serve a
 /// history other than the one acknowledged). A snapshot is written every
-/// ``Options/snapshotEvery`` commands and on ``close()``.
+/// ``Options/snapshotEvery`` commands (in the background: ``Options/writesSnapshotsInBackground``)
+/// and on ``close()``.
 ///
 /// Commands run one at a time in the order they arrive; reads (events, zones, devices) run
 /// beside them. All methods are thread-safe. The synchronous methods block for the commit's
@@ -35,6 +36,12 @@ public final class FenceStore: Sendable {
     /// otherwise take most of the store's time. Quicker snapshots keep the exact count.
     /// `.infinity` turns pacing off.
     public var slowSnapshotSeconds: Double
+    /// Whether a snapshot due after a command is made and written in the background, while
+    /// commands go on (the default), or before the command is answered. In the background, a
+    /// snapshot holds the store's lock only to copy the engine (in O(1)) and to put its
+    /// results back; commands wait for it only where the storage serializes writes (SQLite
+    /// writes one transaction at a time). ``waitForSnapshots()`` waits for one in flight.
+    public var writesSnapshotsInBackground: Bool
     /// The partition whose events this store writes, in a store partitioned by device (the
     /// scaled-out `fenced`): every event line then carries `"partition"` after its `"seq"`.
     /// `nil` (the default) for a store that holds every device.
@@ -43,10 +50,12 @@ public final class FenceStore: Sendable {
     public static let maximumIdempotencyKeyLength = 200
 
     public init(
-      snapshotEvery: Int = 500, slowSnapshotSeconds: Double = 0.25, eventPartition: Int32? = nil
+      snapshotEvery: Int = 500, slowSnapshotSeconds: Double = 0.25, eventPartition: Int32? = nil,
+      writesSnapshotsInBackground: Bool = true
     ) {
       self.snapshotEvery = snapshotEvery
       self.slowSnapshotSeconds = slowSnapshotSeconds
+      self.writesSnapshotsInBackground = writesSnapshotsInBackground
       self.eventPartition = eventPartition
     }
   }
@@ -62,6 +71,8 @@ public final class FenceStore: Sendable {
   /// Runs commands for the `async` methods, so that a disk sync never blocks a cooperative
   /// thread.
   let commandQueue = DispatchQueue(label: "FenceStore.commands")
+  /// Makes and writes snapshots, one at a time (``snapshot()``, and in the background).
+  let snapshotQueue = DispatchQueue(label: "FenceStore.snapshots")
   /// Runs reads for the `async` methods.
   let readQueue = DispatchQueue(label: "FenceStore.reads", attributes: .concurrent)
 
@@ -253,9 +264,11 @@ public final class FenceStore: Sendable {
     // The seq the failed write would have reached (the engine moved on before writing).
     let attempted = state.commandSeq
     do {
+      let lineage = state.lineage + 1
       state = try Self.recover(
         storage: storage, configuration: configuration, eventPartition: options.eventPartition
       ).state
+      state.lineage = lineage
     } catch let recoveryError {
       state.isClosed = true
       throw StoreError.storageFailed(
@@ -357,50 +370,11 @@ public final class FenceStore: Sendable {
     return lines
   }
 
-  // MARK: - Snapshots and closing
+  // MARK: - Closing
 
-  /// Counts the time of the command(s) started at `commandStarted` and writes a snapshot when
-  /// ``SnapshotPacing`` says one is due. A failed snapshot loses nothing (the log still holds
-  /// every command): it is retried after the next command.
-  private func snapshotIfDue(commandStarted started: UInt64, state: inout EngineState) {
-    state.commandSecondsSinceSnapshot +=
-      Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9
-    let pacing = SnapshotPacing(
-      every: options.snapshotEvery, slowSnapshotSeconds: options.slowSnapshotSeconds)
-    if pacing.isDue(
-      commands: state.commandsSinceSnapshot, commandSeconds: state.commandSecondsSinceSnapshot,
-      lastSnapshotSeconds: state.lastSnapshotSeconds)
-    {
-      try? writeSnapshot(state: &state)
-    }
-  }
-
-  /// Writes a snapshot now (recovery then replays only what comes after it).
-  public func snapshot() throws {
-    try engine.withLock { state in
-      guard !state.isClosed else { throw StoreError.closed }
-      try writeSnapshot(state: &state)
-    }
-  }
-
-  func writeSnapshot(state: inout EngineState) throws {
-    let started = DispatchTime.now().uptimeNanoseconds
-    defer { state.lastSnapshotSeconds = Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9 }
-    let zoneSet = state.encodedZoneSet()
-    let evaluatorSnapshot = state.evaluator.snapshot(reusing: &state.snapshotZoneOrder)
-    let record = SnapshotRecord(
-      commandSeq: state.commandSeq, lastEventSeq: state.eventSeq,
-      zoneFingerprint: evaluatorSnapshot.zoneFingerprint, zoneSet: zoneSet.bytes,
-      zoneSetHash: zoneSet.hash, evaluator: evaluatorSnapshot.encoded(),
-      takenAt: Date())
-    try storage.writeSnapshot(record)
-    state.commandsSinceSnapshot = 0
-    state.commandSecondsSinceSnapshot = 0
-    state.lastSnapshot = (record.commandSeq, record.takenAt)
-  }
-
-  /// Writes a snapshot when anything happened since the last one, closes the storage, and
-  /// wakes every waiting reader. Later commands throw ``StoreError/closed``.
+  /// Writes a snapshot when anything happened since the last one (after the one being written
+  /// in the background, if any), closes the storage, and wakes every waiting reader. Later
+  /// commands throw ``StoreError/closed``.
   public func close() throws {
     let alreadyClosed = engine.withLock { state in
       defer { state.isClosed = true }
@@ -408,8 +382,8 @@ public final class FenceStore: Sendable {
     }
     guard !alreadyClosed else { return }
     head.close()
-    try engine.withLock { state in
-      if state.commandsSinceSnapshot > 0 { try writeSnapshot(state: &state) }
+    try snapshotQueue.sync {
+      if engine.withLock({ $0.commandsSinceSnapshot > 0 }) { try snapshotNow() }
     }
     try storage.close()
   }
@@ -425,9 +399,18 @@ struct EngineState {
   var commandsSinceSnapshot = 0
   /// Time spent applying and committing the commands since the last snapshot.
   var commandSecondsSinceSnapshot = 0.0
-  /// How long the last snapshot took to write (see ``SnapshotPacing``).
+  /// How long the last snapshot took to make and write (see ``SnapshotPacing``).
   var lastSnapshotSeconds = 0.0
-  var lastSnapshot: (commandSeq: Int64, takenAt: Date)?
+  /// The latest snapshot written: the last command and event it includes, and when.
+  var lastSnapshot: (commandSeq: Int64, eventSeq: Int64, takenAt: Date)?
+  /// Whether a snapshot taken from this state is being written in the background (no other is
+  /// started meanwhile).
+  var isSnapshotInFlight = false
+  /// How many snapshots were taken from this state (``captureSnapshot()``).
+  var snapshotsTaken = 0
+  /// Which state this is: recovery after a failed write replaces the whole state and counts it
+  /// up, so that a background snapshot of the state before gives its results to no other.
+  var lineage = 0
   /// Counts zone changes, so that the GeoJSON zone set is written again only after one.
   var zoneVersion = 0
   /// The zone set in the snapshots' binary form (``ZoneSetCoding``) with its hash, as the last
@@ -437,6 +420,10 @@ struct EngineState {
   /// which the next snapshot brings it up to date (``ZoneSetCoding/updating(_:changedIDs:zone:)``);
   /// `nil` when it must encode the zone set whole (none made yet, or every zone replaced).
   var zoneChanges: Set<String>?
+  /// While a snapshot is written in the background: the zones changed since it was taken
+  /// (``zoneChanges`` still holds every change since ``snapshotZoneSet``). Once it is written,
+  /// its zone set becomes ``snapshotZoneSet`` and these the changes since.
+  var zoneChangesSinceCapture: Set<String>? = []
   /// The zones' order and fingerprint of the last snapshot, made again only after a zone
   /// change (``FenceEngine/ZoneEvaluator/snapshot(reusing:)``). It belongs to `evaluator`:
   /// replacing the whole state (recovery) drops it with it.
@@ -450,41 +437,29 @@ struct EngineState {
   mutating func noteZoneChange(_ command: StoreCommand) {
     switch command {
     case .addZones(let zones):
-      for zone in zones { zoneChanges?.insert(zone.id) }
+      for zone in zones {
+        zoneChanges?.insert(zone.id)
+        zoneChangesSinceCapture?.insert(zone.id)
+      }
     case .removeZone(let id):
       zoneChanges?.insert(id)
+      zoneChangesSinceCapture?.insert(id)
     case .replaceAllZones:
       zoneChanges = nil
+      zoneChangesSinceCapture = nil
     case .fixes, .advance, .setDeviceTags:
       return
     }
     zoneVersion += 1
   }
 
-  /// The zone set in the snapshots' binary form and its hash: as the last snapshot wrote it
-  /// when no zone changed since, brought up to date from the changed zones' ids when some did
-  /// (a copy of the bytes with those zones encoded again), encoded whole only when there is
-  /// nothing to start from.
+  /// The zone set in the snapshots' binary form and its hash, brought up to date from the last
+  /// one made (``ZoneSetCoding/current(base:changes:of:)``), which it then replaces.
   mutating func encodedZoneSet() -> (bytes: [UInt8], hash: UInt64) {
-    if let cached = snapshotZoneSet, let changes = zoneChanges {
-      if changes.isEmpty { return cached }
-      // Bytes this store made itself always decode; encoding the set whole stays the fallback
-      // all the same.
-      if let bytes = try? ZoneSetCoding.updating(
-        cached.bytes, changedIDs: changes, zone: { evaluator.zone(id: $0) })
-      {
-        return remember(bytes)
-      }
-    }
-    return remember(ZoneSetCoding.encode(evaluator.zones))
-  }
-
-  /// Keeps `bytes` as the zone set of the snapshots, with its hash, and no changes since.
-  private mutating func remember(_ bytes: [UInt8]) -> (bytes: [UInt8], hash: UInt64) {
-    let hash = SQLiteStorage.hash(bytes)
-    snapshotZoneSet = (bytes, hash)
+    let current = ZoneSetCoding.current(base: snapshotZoneSet, changes: zoneChanges, of: evaluator)
+    snapshotZoneSet = current
     zoneChanges = []
-    return (bytes, hash)
+    return current
   }
 
   var zoneCounts: CommandAnswer.ZoneCounts {

@@ -1,6 +1,25 @@
 import FenceEngine
 
 extension ZoneSetCoding {
+  /// The zone set of `evaluator` in binary form, with its hash: `base` as it is when no zone
+  /// changed since it was made (`changes` empty), brought up to date from the changed zones'
+  /// ids when some did (``updating(_:changedIDs:zone:)``), encoded whole when there is nothing
+  /// to start from (`base` or `changes` nil: none made yet, or every zone replaced).
+  static func current(
+    base: (bytes: [UInt8], hash: UInt64)?, changes: Set<String>?, of evaluator: ZoneEvaluator
+  ) -> (bytes: [UInt8], hash: UInt64) {
+    if let base, let changes {
+      if changes.isEmpty { return base }
+      // Bytes this store made itself always decode; encoding the set whole stays the fallback
+      // all the same.
+      if let bytes = try? updating(base.bytes, changedIDs: changes, zone: { evaluator.zone(id: $0) }) {
+        return (bytes, SQLiteStorage.hash(bytes))
+      }
+    }
+    let bytes = encode(evaluator.zones)
+    return (bytes, SQLiteStorage.hash(bytes))
+  }
+
   /// The bytes ``encode(_:)`` gives for the zone set now, made from `old` (its bytes for an
   /// earlier zone set) and the ids of every zone added, replaced or removed since: their
   /// records are made again from `zone` (`nil`: removed), and every other record is copied as

@@ -91,7 +91,11 @@ import Testing
       let reference = try Reference.run(commands)
       try withTemporaryDirectory("tampered-closed") { directory in
         let store = try openStore(directory.path, snapshotEvery: 2)
-        for command in commands { try store.execute(command) }
+        for command in commands {
+          try store.execute(command)
+          // Each snapshot written before the next command (one in flight delays the next due).
+          store.waitForSnapshots()
+        }
         try store.close()
         let database = directory.path + "/fence.sqlite"
         #expect(try sqlite3(database, "SELECT command_seq FROM snapshots ORDER BY command_seq") == "2\n4\n6\n")

@@ -170,7 +170,11 @@ struct PostgresStorageTests {
         // A store that is never closed (as after kill -9): its connections are simply dropped.
         let storage = try PostgresStorage(settings: settings)
         let store = try FenceStore(storage: storage, options: FenceStore.Options(snapshotEvery: 7))
-        for command in commands { _ = try store.execute(command) }
+        for command in commands {
+          _ = try store.execute(command)
+          // Each snapshot written before the next command (one in flight delays the next due).
+          store.waitForSnapshots()
+        }
         try storage.close()
 
         let recovered = try FenceStore(storage: try PostgresStorage(settings: settings))

@@ -16,6 +16,14 @@ import Testing
     }
   }
 
+  /// Snapshots written before the command that made them due is answered (the store's
+  /// lock held meanwhile), as before snapshots were written in the background.
+  @Test func theStoryRecoversFromEveryCommandBoundaryWithSnapshotsWrittenInline() async throws {
+    try await offThePool {
+      try checkEveryBoundary(Story.commands, snapshotEvery: 2, inBackground: false, label: "inline")
+    }
+  }
+
   @Test(arguments: [2, 1000])
   func theHarborHourRecoversFromEveryCommandBoundary(snapshotEvery: Int) async throws {
     try await offThePool {
@@ -131,12 +139,13 @@ import Testing
 /// and counters those of a run never interrupted.
 func checkEveryBoundary(
   _ commands: [StoreCommand], snapshotEvery: Int,
-  configuration: ZoneEvaluator.Configuration = .default, label: String,
+  configuration: ZoneEvaluator.Configuration = .default, inBackground: Bool = true, label: String,
   sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
   let reference = try Reference.run(commands, configuration: configuration)
   func openStore(_ path: String, snapshotEvery: Int) throws -> FenceStore {
-    try FenceStoreTests.openStore(path, snapshotEvery: snapshotEvery, configuration: configuration)
+    try FenceStoreTests.openStore(
+      path, snapshotEvery: snapshotEvery, configuration: configuration, inBackground: inBackground)
   }
   try withTemporaryDirectory("\(label)-\(snapshotEvery)") { directory in
     let whole = try openStore(directory.sub("whole"), snapshotEvery: snapshotEvery)
@@ -159,6 +168,9 @@ func checkEveryBoundary(
       let first = try openStore(original, snapshotEvery: snapshotEvery)
       for (index, command) in commands.prefix(k).enumerated() {
         expectAnswer(try first.execute(command), reference.answers[index], sourceLocation: sourceLocation)
+        // A snapshot in flight delays the next one due: each is written before the next command,
+        // so that the snapshots are every `snapshotEvery` commands exactly.
+        first.waitForSnapshots()
       }
       try crashCopy(from: original, to: crashed)
       let second = try openStore(crashed, snapshotEvery: snapshotEvery)

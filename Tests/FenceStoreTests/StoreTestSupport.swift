@@ -71,11 +71,12 @@ func crashCopy(from source: String, to destination: String) throws {
 func openStore(
   _ directory: String, snapshotEvery: Int = 1000,
   configuration: ZoneEvaluator.Configuration = .default,
-  durability: SQLiteStorage.Durability = .normal
+  durability: SQLiteStorage.Durability = .normal, inBackground: Bool = true
 ) throws -> FenceStore {
   try FenceStore(
     directory: directory, configuration: configuration,
-    options: FenceStore.Options(snapshotEvery: snapshotEvery), durability: durability)
+    options: FenceStore.Options(snapshotEvery: snapshotEvery, writesSnapshotsInBackground: inBackground),
+    durability: durability)
 }
 
 // MARK: - Events

@@ -106,6 +106,8 @@ import Testing
           case .crash:
             generation += 1
             let next = directory.sub("\(generation)")
+            // The snapshot due after the step is written in the background: the copy waits for it.
+            store.waitForSnapshots()
             try crashCopy(from: path, to: next)
             let crashed = store
             store = try openStore(next, snapshotEvery: snapshotEvery)
