@@ -3,8 +3,11 @@ import Foundation
 /// Where a ``FenceStore`` keeps its command log, events, snapshots, idempotency keys and
 /// delivery cursors: the one seam between the store and a database.
 ///
-/// The store calls the writing methods from one thread at a time, in command order; reads may
-/// come from any thread at any time and must see only committed transactions. Each method is
+/// The store calls ``append(_:)`` from one thread at a time, in command order;
+/// ``writeSnapshot(_:)`` may come from another thread at the same time (snapshots are written in
+/// the background, one at a time, each of a command already appended, possibly older than the
+/// latest); reads may come from any thread at any time and must see only committed
+/// transactions. Each method is
 /// one transaction: ``append(_:)`` in particular commits the command, its events and its
 /// idempotency key together or not at all, and returns only once they are durable.
 /// ``SQLiteStorage`` is the embedded implementation.

@@ -17,7 +17,8 @@ import PostgresNIO
 ///
 /// Commits are PostgreSQL transactions: ``append(_:)`` returns once the server reports the
 /// commit, which with PostgreSQL's default `synchronous_commit = on` means it is in the
-/// server's write-ahead log on disk. The writing methods use one connection, in command order;
+/// server's write-ahead log on disk. The writing methods use one connection, one at a time
+/// (appends in command order; a snapshot, written in the background, between two of them);
 /// reads use others (opened on demand, kept for reuse), so that they never wait for a commit.
 ///
 /// The protocol is synchronous: each call blocks its thread until the server answers (on
