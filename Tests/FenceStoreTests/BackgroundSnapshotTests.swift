@@ -18,8 +18,7 @@ import Testing
   /// (or a minute passed: a store that waited for it under its lock then shows as
   /// ``heldTooLong`` instead of hanging the test), and fail.
   @available(macOS 15.0, *)  // Mutex is macOS 15 API; the package supports macOS 13
-  final class GatedStorage: FenceStorage {
-    let base: SQLiteStorage
+  final class GatedStorage: SQLiteForwardingStorage, @unchecked Sendable {
     let holdsNextSnapshot = Mutex(false)
     let failsNextSnapshot = Mutex(false)
     let heldTooLong = Mutex(false)
@@ -28,9 +27,7 @@ import Testing
     /// Signalled by the test to let it go on.
     let released = DispatchSemaphore(value: 0)
 
-    init(path: String) throws { base = try SQLiteStorage(path: path, durability: .normal) }
-
-    func writeSnapshot(_ snapshot: SnapshotRecord) throws {
+    override func writeSnapshot(_ snapshot: SnapshotRecord) throws {
       if holdsNextSnapshot.withLock({ holds in defer { holds = false }; return holds }) {
         arrived.signal()
         if released.wait(timeout: .now() + 60) == .timedOut { heldTooLong.withLock { $0 = true } }
@@ -40,26 +37,6 @@ import Testing
       }
       try base.writeSnapshot(snapshot)
     }
-
-    func append(_ commit: CommandCommit) throws { try base.append(commit) }
-    func metadata(_ key: String) throws -> String? { try base.metadata(key) }
-    func setMetadata(_ key: String, _ value: String) throws { try base.setMetadata(key, value) }
-    func answer(forIdempotencyKey key: String) throws -> (commandSeq: Int64, answer: String)? {
-      try base.answer(forIdempotencyKey: key)
-    }
-    func commands(after seq: Int64, limit: Int) throws -> [StoredCommandRecord] {
-      try base.commands(after: seq, limit: limit)
-    }
-    func head() throws -> (commandSeq: Int64, eventSeq: Int64) { try base.head() }
-    func events(after seq: Int64, limit: Int) throws -> [StoredEvent] {
-      try base.events(after: seq, limit: limit)
-    }
-    func latestSnapshot() throws -> SnapshotRecord? { try base.latestSnapshot() }
-    func cursor(_ name: String) throws -> Int64? { try base.cursor(name) }
-    func setCursor(_ name: String, to seq: Int64) throws { try base.setCursor(name, to: seq) }
-    func cursors() throws -> [String: Int64] { try base.cursors() }
-    func compact(_ plan: CompactionPlan) throws -> CompactionReport { try base.compact(plan) }
-    func close() throws { try base.close() }
   }
 
   /// Zones added, replaced and removed between fixes: `[2]` adds the pier, `[4]` replaces the

@@ -18,15 +18,12 @@ import Testing
   /// call (the reload's read of the log's end, after it read the commands: the window in which
   /// one landed in a PostgreSQL crash drill).
   @available(macOS 15.0, *)  // Mutex and Atomic are macOS 15 API; the package supports macOS 13
-  final class FlakyStorage: FenceStorage {
-    let base: SQLiteStorage
+  final class FlakyStorage: SQLiteForwardingStorage, @unchecked Sendable {
     let failsNextAppend = Mutex(false)
     let nextAppendIsLate = Mutex(false)
     let held = Mutex<CommandCommit?>(nil)
 
-    init(path: String) throws { base = try SQLiteStorage(path: path, durability: .normal) }
-
-    func append(_ commit: CommandCommit) throws {
+    override func append(_ commit: CommandCommit) throws {
       if failsNextAppend.withLock({ fails in defer { fails = false }; return fails }) {
         throw InjectedFailure()
       }
@@ -37,30 +34,12 @@ import Testing
       try base.append(commit)
     }
 
-    func metadata(_ key: String) throws -> String? { try base.metadata(key) }
-    func setMetadata(_ key: String, _ value: String) throws { try base.setMetadata(key, value) }
-    func answer(forIdempotencyKey key: String) throws -> (commandSeq: Int64, answer: String)? {
-      try base.answer(forIdempotencyKey: key)
-    }
-    func commands(after seq: Int64, limit: Int) throws -> [StoredCommandRecord] {
-      try base.commands(after: seq, limit: limit)
-    }
-    func head() throws -> (commandSeq: Int64, eventSeq: Int64) {
+    override func head() throws -> (commandSeq: Int64, eventSeq: Int64) {
       if let commit = held.withLock({ held in defer { held = nil }; return held }) {
         try base.append(commit)
       }
       return try base.head()
     }
-    func events(after seq: Int64, limit: Int) throws -> [StoredEvent] {
-      try base.events(after: seq, limit: limit)
-    }
-    func writeSnapshot(_ snapshot: SnapshotRecord) throws { try base.writeSnapshot(snapshot) }
-    func latestSnapshot() throws -> SnapshotRecord? { try base.latestSnapshot() }
-    func cursor(_ name: String) throws -> Int64? { try base.cursor(name) }
-    func setCursor(_ name: String, to seq: Int64) throws { try base.setCursor(name, to: seq) }
-    func cursors() throws -> [String: Int64] { try base.cursors() }
-    func compact(_ plan: CompactionPlan) throws -> CompactionReport { try base.compact(plan) }
-    func close() throws { try base.close() }
   }
 
   /// Runs `body` with a store on a ``FlakyStorage`` in a temporary directory that executed the

@@ -471,3 +471,36 @@ struct SQLite3Failure: Error, CustomStringConvertible {
   var message: String
   var description: String { message }
 }
+
+// MARK: - Storage wrappers
+
+/// The embedded storage behind every call, for tests that change what one or two calls do (a
+/// failing append, a held snapshot write) by overriding them.
+///
+/// `@unchecked Sendable`: a subclass adds only thread-safe state (mutexes, semaphores).
+class SQLiteForwardingStorage: FenceStorage, @unchecked Sendable {
+  let base: SQLiteStorage
+
+  init(path: String) throws { base = try SQLiteStorage(path: path, durability: .normal) }
+
+  func append(_ commit: CommandCommit) throws { try base.append(commit) }
+  func writeSnapshot(_ snapshot: SnapshotRecord) throws { try base.writeSnapshot(snapshot) }
+  func head() throws -> (commandSeq: Int64, eventSeq: Int64) { try base.head() }
+  func metadata(_ key: String) throws -> String? { try base.metadata(key) }
+  func setMetadata(_ key: String, _ value: String) throws { try base.setMetadata(key, value) }
+  func answer(forIdempotencyKey key: String) throws -> (commandSeq: Int64, answer: String)? {
+    try base.answer(forIdempotencyKey: key)
+  }
+  func commands(after seq: Int64, limit: Int) throws -> [StoredCommandRecord] {
+    try base.commands(after: seq, limit: limit)
+  }
+  func events(after seq: Int64, limit: Int) throws -> [StoredEvent] {
+    try base.events(after: seq, limit: limit)
+  }
+  func latestSnapshot() throws -> SnapshotRecord? { try base.latestSnapshot() }
+  func cursor(_ name: String) throws -> Int64? { try base.cursor(name) }
+  func setCursor(_ name: String, to seq: Int64) throws { try base.setCursor(name, to: seq) }
+  func cursors() throws -> [String: Int64] { try base.cursors() }
+  func compact(_ plan: CompactionPlan) throws -> CompactionReport { try base.compact(plan) }
+  func close() throws { try base.close() }
+}
