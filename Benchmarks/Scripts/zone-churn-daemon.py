@@ -68,6 +68,10 @@ for line in open(changes, "rb"):
             assert status == 200, status
             deletes.append(seconds)
 _, _, body = request("GET", base + "/metrics")
+# How long the last snapshot took (made and written in the background): one after zone changes.
+snapshot_seconds = next(
+    (float(line.split()[-1]) for line in body.decode().splitlines()
+     if line.startswith("fenced_last_snapshot_duration_seconds")), None)
 rss = peak_rss(process.pid)
 stop_seconds = stop(process)
 process, base, restart = start(data, False)
@@ -76,6 +80,7 @@ stop(process)
 print(json.dumps({
     "firstStartSeconds": round(first_start, 3), "peakMemoryBytes": rss,
     "post": summary(posts), "zonesPosted": zones_posted, "delete": summary(deletes),
+    "lastSnapshotSeconds": snapshot_seconds,
     "stopSeconds": round(stop_seconds, 3), "restartSeconds": round(restart, 3),
     "restartPeakMemoryBytes": rss_restart,
 }))

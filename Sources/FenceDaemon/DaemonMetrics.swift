@@ -26,6 +26,7 @@ struct DaemonMetrics: Sendable {
   let commandLogHead = Gauge(label: "fenced_command_log_head")
   let lastSnapshotAge = Gauge(label: "fenced_last_snapshot_age_seconds")
   let commandsSinceSnapshot = Gauge(label: "fenced_commands_since_snapshot")
+  let lastSnapshotDuration = Gauge(label: "fenced_last_snapshot_duration_seconds")
 
   /// The partitions this process owns (the scaled-out `fenced`).
   let partitionsOwned = Gauge(label: "fenced_partitions_owned")
@@ -56,6 +57,7 @@ struct DaemonMetrics: Sendable {
     eventLogHead.record(statistics.eventSeq)
     commandLogHead.record(statistics.commandSeq)
     commandsSinceSnapshot.record(statistics.commandsSinceSnapshot)
+    lastSnapshotDuration.record(statistics.lastSnapshotSeconds)
     if let at = statistics.lastSnapshotAt {
       lastSnapshotAge.record(now.timeIntervalSince(at))
     } else {

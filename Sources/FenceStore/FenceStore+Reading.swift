@@ -76,7 +76,8 @@ extension FenceStore {
         rejections: state.evaluator.rejections, engineTime: state.evaluator.time,
         lastSnapshotCommandSeq: state.lastSnapshot?.commandSeq,
         lastSnapshotAt: state.lastSnapshot?.takenAt,
-        commandsSinceSnapshot: state.commandsSinceSnapshot)
+        commandsSinceSnapshot: state.commandsSinceSnapshot,
+        lastSnapshotSeconds: state.lastSnapshotSeconds)
     }
   }
 
@@ -94,6 +95,9 @@ extension FenceStore {
     public var lastSnapshotCommandSeq: Int64?
     public var lastSnapshotAt: Date?
     public var commandsSinceSnapshot: Int
+    /// How long the last snapshot took to make and write (in the background; 0 before the
+    /// first). A snapshot holds no request up, but takes a processor for that long.
+    public var lastSnapshotSeconds: Double
   }
 
   // MARK: - Delivery cursors

@@ -67,4 +67,71 @@ import Testing
       ])
     #expect(reused == 5)
   }
+
+  /// The order after zone changes, brought up to date from the one before, is the sorted order:
+  /// random rounds of removals, additions (ids before, between and after the others, many
+  /// refilling freed slots) and replacements; and from orders that are not this evaluator's
+  /// (reversed, shuffled, with a slot twice, slots out of range).
+  @Test func ordersBroughtUpToDateAreTheSortedOrder() throws {
+    func circle(_ id: String) throws -> Zone {
+      try Zone.circle(id, center: at(north: 10, east: 10), radius: 50)
+    }
+    var evaluator = try ZoneEvaluator(
+      zones: try (0..<200).map { try circle("m\(1000 + $0 * 10)") })
+    var previous = evaluator.zoneSlotsInIDOrder()
+    var generator = SeededGenerator(seed: 11)
+    var next = 0
+    var rounds = 0
+    for _ in 0..<60 {
+      let ids = evaluator.zones.map(\.id)
+      for _ in 0..<Int.random(in: 0...4, using: &generator) {
+        _ = evaluator.remove(zoneID: ids.randomElement(using: &generator)!)
+      }
+      var added: [Zone] = []
+      for _ in 0..<Int.random(in: 0...4, using: &generator) {
+        next += 1
+        // Before every other id, after them, or between two.
+        let prefix = ["a", "z", "m"].randomElement(using: &generator)!
+        added.append(try circle("\(prefix)\(1000 + Int.random(in: 0..<2000, using: &generator))-\(next)"))
+      }
+      if Bool.random(using: &generator), let replaced = ids.randomElement(using: &generator),
+        evaluator.zone(id: replaced) != nil
+      {
+        added.append(try circle(replaced))
+      }
+      try evaluator.add(added)
+      let sorted = evaluator.zoneSlotsInIDOrder()
+      #expect(evaluator.zoneSlotsInIDOrder(updating: previous).slots == sorted)
+      previous = sorted
+      rounds += 1
+    }
+    #expect(rounds == 60)
+    #expect(evaluator.zones.count == 194)
+    #expect(evaluator.zoneSlotsInIDOrder(updating: previous) == (previous, 0))
+    var shuffled = previous
+    shuffled.shuffle(using: &generator)
+    for other in [
+      Array(previous.reversed()), shuffled, previous + previous.prefix(3), [], [-1, 5_000] + previous,
+    ] {
+      #expect(evaluator.zoneSlotsInIDOrder(updating: other).slots == previous)
+    }
+  }
+
+  /// A freed slot refilled by a zone whose id sorts after all others is the only one sorted:
+  /// the slots after it in the old order are kept.
+  @Test func aRefilledSlotIsTheOnlyOneSorted() throws {
+    var evaluator = try ZoneEvaluator(
+      zones: try (0..<100).map {
+        try Zone.circle("m\(1000 + $0)", center: at(north: 10, east: 10), radius: 50)
+      })
+    let previous = evaluator.zoneSlotsInIDOrder()
+    let removed = evaluator.remove(zoneID: "m1040")
+    #expect(removed)
+    try evaluator.add([try Zone.circle("z-last", center: at(north: 10, east: 10), radius: 50)])
+    let slot = try #require(evaluator.zoneSlot(id: "z-last"))
+    #expect(slot == previous[40])
+    let updated = evaluator.zoneSlotsInIDOrder(updating: previous)
+    #expect(updated.slots == evaluator.zoneSlotsInIDOrder())
+    #expect(updated.sorted == 1)
+  }
 }

@@ -87,9 +87,11 @@ import Testing
   @Test func commandsGoOnWhileASnapshotIsWrittenAndItHoldsTheStateItWasTakenAt() async throws {
     guard #available(macOS 15.0, *) else { return }
     try await Self.withGatedStore("background") { storage, store, directory in
+      #expect(store.statistics.lastSnapshotSeconds == 0)
       try Self.execute(0..<2, on: store)
       store.waitForSnapshots()
       #expect(try storage.latestSnapshot()?.commandSeq == 2)
+      #expect(store.statistics.lastSnapshotSeconds > 0)
 
       // The snapshot after command 4 is held in its write while commands 5-7 (a replaced zone,
       // a removed one, fixes) are answered.

@@ -166,6 +166,8 @@ final class DaemonAPITests {
     #expect(metrics.body.contains("fenced_event_log_head"))
     #expect(metrics.body.contains("fenced_commit_duration_seconds_bucket"))
     #expect(metrics.body.contains("fenced_devices 295"))
+    // No snapshot yet (one every 500 commands): none has taken any time.
+    #expect(metrics.body.contains("\nfenced_last_snapshot_duration_seconds 0.0\n"))
   }
 
   @Test func concurrentZoneChangesAndIngestLeaveALogThatReplaysExactly() async throws {

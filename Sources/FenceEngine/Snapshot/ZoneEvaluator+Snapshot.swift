@@ -27,7 +27,9 @@ extension ZoneEvaluator {
   /// What a snapshot needs of the zones besides their add sequences: the zone slots in id
   /// order and the ``zoneFingerprint``, as of one value of `zoneGeneration`. Both take a pass
   /// over every zone (a sort of their ids, and their vertices); with a million zones they were
-  /// about 0.6 s of each of a store's snapshots, zone changes or not.
+  /// about 0.6 s of each of a store's snapshots, zone changes or not. After a zone change the
+  /// order is brought up to date from the last one (``zoneSlotsInIDOrder(updating:)``), not
+  /// sorted again.
   package struct SnapshotZoneOrder: Sendable {
     let generation: UInt64
     let slots: [Int32]
@@ -41,12 +43,15 @@ extension ZoneEvaluator {
   /// `order` belongs to this evaluator: keep it beside the evaluator it came from, and drop it
   /// when that evaluator is replaced (zone changes are counted, and a copy that went its own
   /// way could count the same).
+  ///
+  /// After a zone change the fingerprint is made again, and the order is brought up to date
+  /// from the one in `order` (``zoneSlotsInIDOrder(updating:)``) rather than sorted again.
   package func snapshot(reusing order: inout SnapshotZoneOrder?) -> EvaluatorSnapshot {
     let current: SnapshotZoneOrder
     if let order, order.generation == zoneGeneration {
       current = order
     } else {
-      let slots = zoneSlotsInIDOrder()
+      let slots = order.map { zoneSlotsInIDOrder(updating: $0.slots).slots } ?? zoneSlotsInIDOrder()
       current = SnapshotZoneOrder(
         generation: zoneGeneration, slots: slots,
         fingerprint: zoneFingerprint(slotsInIDOrder: slots))
@@ -55,6 +60,66 @@ extension ZoneEvaluator {
     return snapshot(
       zonesInIDOrder: current.slots, fingerprint: current.fingerprint,
       includingDevice: { _ in true })
+  }
+
+  /// The zone slots in id order, made from `previous`, the slots of an earlier zone set in its
+  /// id order: the slots that still hold a zone in the same place among their neighbours, in
+  /// that order, with every other zone's slot (new, or a freed slot refilled by another id)
+  /// merged in.
+  ///
+  /// Correct whatever `previous` holds: a slot is kept only when its id rises above the last
+  /// kept one's (and stays below the next listed one's, so that one refilled slot does not
+  /// drop the slots after it), and every zone not kept is sorted and merged, so the result is
+  /// every zone's slot once, in strictly rising id order. After a few changes of a million
+  /// zones this is a pass over the zones, where sorting a million ids took about 0.3 s of each
+  /// of a store's snapshots.
+  ///
+  /// - Returns: the slots, and how many of them were sorted (*k*, not kept).
+  /// - Complexity: O(*n* + *k* log *k*) for *n* zones of which *k* are not kept.
+  func zoneSlotsInIDOrder(updating previous: [Int32]) -> (slots: [Int32], sorted: Int) {
+    zoneSlots.withUnsafeBufferPointer { zones -> (slots: [Int32], sorted: Int) in
+      func holdsZone(_ slot: Int32) -> Bool {
+        slot >= 0 && Int(slot) < zones.count && zones[Int(slot)] != nil
+      }
+      var listed = [Bool](repeating: false, count: zones.count)
+      var kept: [Int32] = []
+      kept.reserveCapacity(zoneSlotByID.count)
+      var lastID: String?
+      var index = 0
+      while index < previous.count {
+        let slot = previous[index]
+        index += 1
+        guard holdsZone(slot), !listed[Int(slot)] else { continue }
+        let id = Self.zoneID(slot, in: zones)
+        if let lastID, !(lastID < id) { continue }
+        // The next listed slot that holds a zone.
+        var ahead = index
+        while ahead < previous.count, !holdsZone(previous[ahead]) { ahead += 1 }
+        if ahead < previous.count, !(id < Self.zoneID(previous[ahead], in: zones)) { continue }
+        lastID = id
+        listed[Int(slot)] = true
+        kept.append(slot)
+      }
+      var added: [(id: String, slot: Int32)] = []
+      for slot in zones.indices where !listed[slot] && zones[slot] != nil {
+        added.append((Self.zoneID(Int32(slot), in: zones), Int32(slot)))
+      }
+      guard !added.isEmpty else { return (kept, 0) }
+      added.sort { $0.id < $1.id }
+      var merged: [Int32] = []
+      merged.reserveCapacity(kept.count + added.count)
+      var next = 0
+      for slot in kept {
+        let id = Self.zoneID(slot, in: zones)
+        while next < added.count, added[next].id < id {
+          merged.append(added[next].slot)
+          next += 1
+        }
+        merged.append(slot)
+      }
+      for rest in added[next...] { merged.append(rest.slot) }
+      return (merged, added.count)
+    }
   }
 
   /// The snapshot of the devices `isIncluded` passes, with the zone slots in id order and the
