@@ -446,3 +446,35 @@ import Testing
     #expect(result.resumed == result.plain)
   }
 }
+
+/// Zone fingerprints are stored in snapshots: a store written by an earlier version restores
+/// only while the same zones give the same fingerprint. These values were computed before the
+/// fingerprint read the rules from the zone cores instead of `ZoneRules` values.
+@Suite struct ZoneFingerprintStabilityTests {
+  /// Zones whose every rule differs from the defaults somewhere, rules v2 included.
+  static func ruledZones() throws -> [Zone] {
+    var zones: [Zone] = []
+    let rules: [ZoneRules] = [
+      ZoneRules(),
+      ZoneRules(minimumRetriggerTime: 30, dwell: 60),
+      ZoneRules(checkOut: false, initialTrigger: false),
+      ZoneRules(exitHysteresis: 25.5, exitConfirmations: 3),
+      ZoneRules(exitOnRemove: true),
+      ZoneRules(validFrom: Timestamp(microsecondsSinceEpoch: 1_600_000_000_000_000)),
+      ZoneRules(conditions: ZoneConditions(minimumSpeed: 2)),
+    ]
+    for (index, rule) in rules.enumerated() {
+      zones.append(
+        try Zone.circle(
+          "r\(index)", center: at(north: Double(index) * 300), radius: 100, rules: rule,
+          customData: index.isMultiple(of: 2) ? [:] : ["k": .number(Double(index))]))
+    }
+    return zones
+  }
+
+  @Test func theFingerprintOfTheseZonesStaysTheSame() throws {
+    #expect(try ZoneEvaluator(zones: SkippingTests.syntheticZones()).zoneFingerprint == 0x5a5b_0f5b_e00d_ba73)
+    #expect(try ZoneEvaluator(zones: HarborTests.harborZones()).zoneFingerprint == 0xa999_3087_d844_0b42)
+    #expect(try ZoneEvaluator(zones: Self.ruledZones()).zoneFingerprint == 0x88df_8187_655e_382e)
+  }
+}

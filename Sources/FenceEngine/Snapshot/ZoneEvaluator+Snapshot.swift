@@ -281,15 +281,22 @@ extension ZoneEvaluator {
       guard let compiled = zoneSlots[Int(slot)] else { continue }
       hash.combine(compiled.id)
       hash.combine(JSONValue.object(compiled.customData))
-      let rules = self.rules(of: compiled, slot: slot)
-      hash.combine(rules.minimumRetriggerTime)
-      hash.combine(rules.dwell ?? -1)
-      hash.combine(UInt64(rules.checkOut ? 1 : 0) | UInt64(rules.initialTrigger ? 2 : 0))
-      hash.combine(rules.exitHysteresis)
-      hash.combine(UInt64(bitPattern: Int64(rules.exitConfirmations)))
+      // The rules as ``rules(of:slot:)`` gives them, read from the zone's core: making the
+      // `ZoneRules` value boxes rules other than the defaults, an allocation per zone (at a
+      // million zones a third of the fingerprint).
+      let core = zoneCores[Int(slot)]
+      hash.combine(core.minimumRetriggerTime)
+      hash.combine(core.dwellRule ?? -1)
+      hash.combine(UInt64(core.checkOut ? 1 : 0) | UInt64(core.initialTrigger ? 2 : 0))
+      hash.combine(core.exitHysteresis)
+      hash.combine(UInt64(bitPattern: Int64(core.exitConfirmations)))
       // Rules v2 only when a zone has any, so that fingerprints of zones without them (and
-      // the snapshots that carry them) stay as they were.
-      if rules.hasRulesV2 { hash.combine(JSONValue.object(rules.rulesV2JSON)) }
+      // the snapshots that carry them) stay as they were. All of them live in the zone's
+      // rare parts (`exitOnRemove`, the v2 box).
+      if compiled.exitOnRemove || compiled.rulesV2 != nil {
+        let rules = self.rules(of: compiled, slot: slot)
+        if rules.hasRulesV2 { hash.combine(JSONValue.object(rules.rulesV2JSON)) }
+      }
       hash.combine(UInt64(compiled.slots.fenceCount))
       compiled.slots.forEachFence { fence in
         hash.combine(elementID(at: fence))
