@@ -252,6 +252,12 @@ import Testing
       writeError([
         Zone(id: "a", fences: [circle]), Zone(id: "a", fences: [other]),
       ]) == ZoneWriteError(zone: "a", message: "two zones have this id; zone ids must be unique"))
+    // Apart in the input, next to each other once sorted (where the check looks).
+    let third = try Fence.circle(id: "e", center: c(1, 2), radius: 3)
+    #expect(
+      writeError([
+        Zone(id: "b", fences: [circle]), Zone(id: "c", fences: [other]), Zone(id: "b", fences: [third]),
+      ]) == ZoneWriteError(zone: "b", message: "two zones have this id; zone ids must be unique"))
     // Canonically equivalent ids are one id to Swift's strings and to the loader's grouping.
     #expect(
       writeError([
