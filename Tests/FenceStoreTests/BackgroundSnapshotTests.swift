@@ -60,7 +60,8 @@ import Testing
     return reference
   }
 
-  /// Runs `body` with a store (a snapshot every 2 commands) on a ``GatedStorage`` in a
+  /// Runs `body` with a store (a snapshot every 2 commands, not paced: a held write's time
+  /// would count as the snapshot's and delay the next one) on a ``GatedStorage`` in a
   /// temporary directory.
   @available(macOS 15.0, *)
   static func withGatedStore(
@@ -69,7 +70,9 @@ import Testing
     try await offThePool {
       try withTemporaryDirectory(label) { directory in
         let storage = try GatedStorage(path: SQLiteStorage.databasePath(in: directory.path))
-        let store = try FenceStore(storage: storage, options: FenceStore.Options(snapshotEvery: 2))
+        let store = try FenceStore(
+          storage: storage,
+          options: FenceStore.Options(snapshotEvery: 2, slowSnapshotSeconds: .infinity))
         try body(storage, store, directory)
         try store.close()
       }
