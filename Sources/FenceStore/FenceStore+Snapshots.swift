@@ -35,7 +35,7 @@ extension FenceStore {
 
   /// What making and writing a snapshot gave.
   struct SnapshotOutcome {
-    /// The zone set made, with its hash (even when the write failed).
+    /// The zone set made, with its hash (`nil` when there was no copy to make it from).
     var zoneSet: (bytes: [UInt8], hash: UInt64)?
     var takenAt = Date()
     var seconds = 0.0

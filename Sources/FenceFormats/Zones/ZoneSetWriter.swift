@@ -77,36 +77,36 @@ public enum ZoneSetWriter {
     // Written as bytes: the text of a million zones took about 2 s of `String` appends, each
     // JSON string and number first made as bytes of its own.
     var out: [UInt8] = []
-    appendASCII(#"{"type":"FeatureCollection","zones":{"#, to: &out)
+    JSONWriter.appendASCII(#"{"type":"FeatureCollection","zones":{"#, to: &out)
     for (index, zone) in sorted.enumerated() {
-      appendASCII(index == 0 ? "\n" : ",\n", to: &out)
+      JSONWriter.appendASCII(index == 0 ? "\n" : ",\n", to: &out)
       appendSettings(of: zone, to: &out)
     }
-    appendASCII(sorted.isEmpty ? #"},"features":["# : "\n},\"features\":[", to: &out)
+    JSONWriter.appendASCII(sorted.isEmpty ? #"},"features":["# : "\n},\"features\":[", to: &out)
     var first = true
     for zone in sorted {
       if let roam = zone.rules.roam {
         // A roaming zone's feature: no geometry, its `roam` (also in its settings above).
-        appendASCII(first ? "\n" : ",\n", to: &out)
+        JSONWriter.appendASCII(first ? "\n" : ",\n", to: &out)
         first = false
-        appendASCII(#"{"type":"Feature","properties":{"zone":"#, to: &out)
+        JSONWriter.appendASCII(#"{"type":"Feature","properties":{"zone":"#, to: &out)
         JSONWriter.appendString(zone.id, to: &out)
-        appendASCII(#","roam":"#, to: &out)
+        JSONWriter.appendASCII(#","roam":"#, to: &out)
         JSONWriter.append(roam.json, to: &out)
-        appendASCII(#","customData":{}},"geometry":null}"#, to: &out)
+        JSONWriter.appendASCII(#","customData":{}},"geometry":null}"#, to: &out)
       }
       for fence in zone.fences {
-        appendASCII(first ? "\n" : ",\n", to: &out)
+        JSONWriter.appendASCII(first ? "\n" : ",\n", to: &out)
         first = false
         appendFeature(fence, zone: zone.id, to: &out)
       }
       for geoline in zone.geolines {
-        appendASCII(first ? "\n" : ",\n", to: &out)
+        JSONWriter.appendASCII(first ? "\n" : ",\n", to: &out)
         first = false
         appendFeature(geoline, zone: zone.id, to: &out)
       }
     }
-    appendASCII(first ? "]}\n" : "\n]}\n", to: &out)
+    JSONWriter.appendASCII(first ? "]}\n" : "\n]}\n", to: &out)
     return out
   }
 
@@ -120,54 +120,49 @@ public enum ZoneSetWriter {
 
   // MARK: Writing
 
-  @inline(__always)
-  static func appendASCII(_ text: StaticString, to out: inout [UInt8]) {
-    text.withUTF8Buffer { out.append(contentsOf: $0) }
-  }
-
   /// `"<zone id>":{settings…}` for the top-level `zones` member.
   static func appendSettings(of zone: Zone, to out: inout [UInt8]) {
     JSONWriter.appendString(zone.id, to: &out)
-    appendASCII(":{", to: &out)
+    JSONWriter.appendASCII(":{", to: &out)
     if let name = zone.name {
-      appendASCII(#""zoneName":"#, to: &out)
+      JSONWriter.appendASCII(#""zoneName":"#, to: &out)
       JSONWriter.appendString(name, to: &out)
-      appendASCII(",", to: &out)
+      JSONWriter.appendASCII(",", to: &out)
     }
     if let description = zone.description {
-      appendASCII(#""description":"#, to: &out)
+      JSONWriter.appendASCII(#""description":"#, to: &out)
       JSONWriter.appendString(description, to: &out)
-      appendASCII(",", to: &out)
+      JSONWriter.appendASCII(",", to: &out)
     }
     let rules = zone.rules
-    appendASCII(#""minimumRetriggerTime":"#, to: &out)
+    JSONWriter.appendASCII(#""minimumRetriggerTime":"#, to: &out)
     JSONWriter.appendNumber(rules.minimumRetriggerTime, to: &out)
-    appendASCII(#","dwell":"#, to: &out)
+    JSONWriter.appendASCII(#","dwell":"#, to: &out)
     if let dwell = rules.dwell {
       JSONWriter.appendNumber(dwell, to: &out)
     } else {
-      appendASCII("null", to: &out)
+      JSONWriter.appendASCII("null", to: &out)
     }
-    appendASCII(#","checkOut":"#, to: &out)
-    appendASCII(rules.checkOut ? "true" : "false", to: &out)
-    appendASCII(#","initialTrigger":"#, to: &out)
-    appendASCII(rules.initialTrigger ? "true" : "false", to: &out)
-    appendASCII(#","exitHysteresis":"#, to: &out)
+    JSONWriter.appendASCII(#","checkOut":"#, to: &out)
+    JSONWriter.appendASCII(rules.checkOut ? "true" : "false", to: &out)
+    JSONWriter.appendASCII(#","initialTrigger":"#, to: &out)
+    JSONWriter.appendASCII(rules.initialTrigger ? "true" : "false", to: &out)
+    JSONWriter.appendASCII(#","exitHysteresis":"#, to: &out)
     JSONWriter.appendNumber(rules.exitHysteresis, to: &out)
-    appendASCII(#","exitConfirmations":"#, to: &out)
+    JSONWriter.appendASCII(#","exitConfirmations":"#, to: &out)
     JSONWriter.appendInteger(Int64(rules.exitConfirmations), to: &out)
     // Rules v2 only when set (their absence is their default, which no loader option changes).
     if rules.hasRulesV2 {
       for (key, value) in rules.rulesV2JSON.members {
-        appendASCII(",", to: &out)
+        JSONWriter.appendASCII(",", to: &out)
         JSONWriter.appendString(key, to: &out)
-        appendASCII(":", to: &out)
+        JSONWriter.appendASCII(":", to: &out)
         JSONWriter.append(value, to: &out)
       }
     }
-    appendASCII(#","customData":"#, to: &out)
+    JSONWriter.appendASCII(#","customData":"#, to: &out)
     JSONWriter.append(zone.customData, to: &out)
-    appendASCII("}", to: &out)
+    JSONWriter.appendASCII("}", to: &out)
   }
 
   /// The start of a feature up to its geometry's `coordinates` value; `extra` writes the
@@ -176,25 +171,25 @@ public enum ZoneSetWriter {
     id: String, zone: String, name: String?, geometry: StaticString, to out: inout [UInt8],
     extra: (inout [UInt8]) -> Void
   ) {
-    appendASCII(#"{"type":"Feature","id":"#, to: &out)
+    JSONWriter.appendASCII(#"{"type":"Feature","id":"#, to: &out)
     JSONWriter.appendString(id, to: &out)
-    appendASCII(#","properties":{"zone":"#, to: &out)
+    JSONWriter.appendASCII(#","properties":{"zone":"#, to: &out)
     JSONWriter.appendString(zone, to: &out)
     if let name {
-      appendASCII(#","name":"#, to: &out)
+      JSONWriter.appendASCII(#","name":"#, to: &out)
       JSONWriter.appendString(name, to: &out)
     }
     extra(&out)
-    appendASCII(#","customData":{}},"geometry":{"type":""#, to: &out)
-    appendASCII(geometry, to: &out)
-    appendASCII(#"","coordinates":"#, to: &out)
+    JSONWriter.appendASCII(#","customData":{}},"geometry":{"type":""#, to: &out)
+    JSONWriter.appendASCII(geometry, to: &out)
+    JSONWriter.appendASCII(#"","coordinates":"#, to: &out)
   }
 
   static func appendFeature(_ fence: Fence, zone: String, to out: inout [UInt8]) {
     switch fence.area {
     case .circle(let circle):
       appendFeatureStart(id: fence.id, zone: zone, name: fence.name, geometry: "Point", to: &out) {
-        appendASCII(#","radius":"#, to: &$0)
+        JSONWriter.appendASCII(#","radius":"#, to: &$0)
         JSONWriter.appendNumber(circle.radius, to: &$0)
       }
       appendPosition(circle.center, to: &out)
@@ -207,52 +202,52 @@ public enum ZoneSetWriter {
       if parts.count == 1 {
         appendRings(parts[0], to: &out)
       } else {
-        appendASCII("[", to: &out)
+        JSONWriter.appendASCII("[", to: &out)
         for (index, polygon) in parts.enumerated() {
-          if index > 0 { appendASCII(",", to: &out) }
+          if index > 0 { JSONWriter.appendASCII(",", to: &out) }
           appendRings(polygon, to: &out)
         }
-        appendASCII("]", to: &out)
+        JSONWriter.appendASCII("]", to: &out)
       }
     }
-    appendASCII("}}", to: &out)
+    JSONWriter.appendASCII("}}", to: &out)
   }
 
   static func appendFeature(_ geoline: Geoline, zone: String, to out: inout [UInt8]) {
     appendFeatureStart(id: geoline.id, zone: zone, name: geoline.name, geometry: "LineString", to: &out) {
-      appendASCII(#","direction":""#, to: &$0)
+      JSONWriter.appendASCII(#","direction":""#, to: &$0)
       $0.append(contentsOf: geoline.direction.rawValue.utf8)
-      appendASCII("\"", to: &$0)
+      JSONWriter.appendASCII("\"", to: &$0)
     }
     appendPositions(geoline.line.vertices, to: &out)
-    appendASCII("}}", to: &out)
+    JSONWriter.appendASCII("}}", to: &out)
   }
 
   static func appendRings(_ polygon: Polygon, to out: inout [UInt8]) {
-    appendASCII("[", to: &out)
+    JSONWriter.appendASCII("[", to: &out)
     for (index, ring) in polygon.rings.enumerated() {
-      if index > 0 { appendASCII(",", to: &out) }
+      if index > 0 { JSONWriter.appendASCII(",", to: &out) }
       appendPositions(ring, to: &out)
     }
-    appendASCII("]", to: &out)
+    JSONWriter.appendASCII("]", to: &out)
   }
 
   static func appendPositions(_ coordinates: [Coordinate], to out: inout [UInt8]) {
-    appendASCII("[", to: &out)
+    JSONWriter.appendASCII("[", to: &out)
     for (index, coordinate) in coordinates.enumerated() {
-      if index > 0 { appendASCII(",", to: &out) }
+      if index > 0 { JSONWriter.appendASCII(",", to: &out) }
       appendPosition(coordinate, to: &out)
     }
-    appendASCII("]", to: &out)
+    JSONWriter.appendASCII("]", to: &out)
   }
 
   /// `[longitude,latitude]`, GeoJSON's order.
   static func appendPosition(_ coordinate: Coordinate, to out: inout [UInt8]) {
-    appendASCII("[", to: &out)
+    JSONWriter.appendASCII("[", to: &out)
     JSONWriter.appendNumber(coordinate.longitude, to: &out)
-    appendASCII(",", to: &out)
+    JSONWriter.appendASCII(",", to: &out)
     JSONWriter.appendNumber(coordinate.latitude, to: &out)
-    appendASCII("]", to: &out)
+    JSONWriter.appendASCII("]", to: &out)
   }
 }
 
