@@ -109,12 +109,15 @@ import Testing
       try withTemporaryDirectory("twice") { directory in
         let first = try openStore(directory.sub("1"), snapshotEvery: 3)
         for command in commands.prefix(5) { try first.execute(command) }
+        // The snapshot due at command 3 may still be written in the background.
+        first.waitForSnapshots()
         try crashCopy(from: directory.sub("1"), to: directory.sub("2"))
         try first.close()
         let second = try openStore(directory.sub("2"), snapshotEvery: 3)
         #expect(second.recovery.snapshotCommandSeq == 3)
         #expect(second.recovery.commandsReplayed == 2)
         for command in commands[5..<7] { try second.execute(command) }
+        second.waitForSnapshots()
         try crashCopy(from: directory.sub("2"), to: directory.sub("3"))
         try second.close()
         let third = try openStore(directory.sub("3"), snapshotEvery: 3)
