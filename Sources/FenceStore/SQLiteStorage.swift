@@ -10,8 +10,12 @@ import GRDB
 /// - `idempotency(key, command_seq, answer, recorded_at)`: first answers by key;
 /// - `zone_sets(hash, body)` and `snapshots(command_seq, last_event_seq, zone_fingerprint,
 ///   zone_set, evaluator, taken_at)`: recovery points; a zone set is stored once, keyed by the
-///   64-bit FNV-1a hash of its GeoJSON (not by the engine's zone fingerprint, which leaves out
+///   64-bit FNV-1a hash of its bytes (not by the engine's zone fingerprint, which leaves out
 ///   names and descriptions);
+/// - `zone_set_chunks(hash, body)` and `zone_set_parts(zone_set, position, chunk)`: since
+///   schema v2, a zone set's bytes are stored in content-defined chunks (``ZoneSetChunks``),
+///   each chunk once however many zone sets hold it, and its `zone_sets` row has an empty
+///   body; rows written before v2 keep the whole zone set in their body and read as before;
 /// - `cursors(name, seq)`, `meta(key, value)`.
 ///
 /// Readers never block the writer and see only committed transactions (WAL). With
@@ -79,6 +83,20 @@ public final class SQLiteStorage: FenceStorage {
             zone_fingerprint INTEGER NOT NULL, zone_set INTEGER NOT NULL,
             evaluator BLOB NOT NULL, taken_at REAL NOT NULL);
           CREATE TABLE cursors(name TEXT PRIMARY KEY, seq INTEGER NOT NULL);
+          """)
+    }
+    // Zone sets in chunks: a snapshot after a few zone changes writes the chunks around them,
+    // not the whole set (74 MB at a million circles) in the writer's one transaction.
+    migrator.registerMigration("v2") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE zone_set_chunks(hash INTEGER PRIMARY KEY, body BLOB NOT NULL);
+          CREATE TABLE zone_set_parts(
+            zone_set INTEGER NOT NULL REFERENCES zone_sets(hash) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            chunk INTEGER NOT NULL REFERENCES zone_set_chunks(hash),
+            PRIMARY KEY (zone_set, position)) WITHOUT ROWID;
+          CREATE INDEX zone_set_parts_by_chunk ON zone_set_parts(chunk);
           """)
     }
     return migrator
@@ -202,15 +220,17 @@ public final class SQLiteStorage: FenceStorage {
 
   public func writeSnapshot(_ snapshot: SnapshotRecord) throws {
     let hash = Int64(bitPattern: snapshot.zoneSetHash ?? Self.hash(snapshot.zoneSet))
+    // A zone set already stored is neither cut nor bound again (most snapshots); a new one is
+    // cut into chunks here, before the writer is taken: readers never wait for the writer.
+    let isStored = try pool.read { db in try Self.holdsZoneSet(hash, db) }
+    let chunks = isStored ? nil : ZoneSetChunks(cutting: snapshot.zoneSet)
     try pool.write { db in
-      // A zone set already stored is not bound again: at a million zones its 74 MB were copied
-      // into `Data` and bound at every snapshot only to be ignored, under the write lock.
-      let isStored = try Bool.fetchOne(
-        db, sql: "SELECT 1 FROM zone_sets WHERE hash = ?", arguments: [hash]) ?? false
-      if !isStored {
-        try db.execute(
-          sql: "INSERT INTO zone_sets(hash, body) VALUES (?, ?)",
-          arguments: [hash, Data(snapshot.zoneSet)])
+      // Checked again under the writer; when a compaction dropped the set meanwhile (another
+      // handle on the file), it is cut now.
+      if !(try Self.holdsZoneSet(hash, db)) {
+        try Self.insertZoneSet(
+          snapshot.zoneSet, hash: hash,
+          chunks: chunks ?? ZoneSetChunks(cutting: snapshot.zoneSet), db)
       }
       try db.execute(
         sql: """
@@ -222,6 +242,48 @@ public final class SQLiteStorage: FenceStorage {
           hash, Data(snapshot.evaluator), snapshot.takenAt.timeIntervalSince1970,
         ])
     }
+  }
+
+  private static func holdsZoneSet(_ hash: Int64, _ db: Database) throws -> Bool {
+    try Bool.fetchOne(db, sql: "SELECT 1 FROM zone_sets WHERE hash = ?", arguments: [hash]) ?? false
+  }
+
+  /// Stores a zone set as its chunks: those no zone set holds yet, then its row (an empty
+  /// body: "in chunks") and the list of its chunks. Only the new chunks' bytes are bound; after
+  /// a few zone changes in a million zones, a few dozen of about 7,000.
+  private static func insertZoneSet(
+    _ bytes: [UInt8], hash: Int64, chunks: ZoneSetChunks, _ db: Database
+  ) throws {
+    var held = Set<Int64>()
+    let known = try Int64.fetchCursor(db, sql: "SELECT hash FROM zone_set_chunks")
+    while let chunk = try known.next() { held.insert(chunk) }
+    let insertChunk = try db.cachedStatement(
+      sql: "INSERT INTO zone_set_chunks(hash, body) VALUES (?, ?)")
+    for chunk in chunks.chunks {
+      let key = Int64(bitPattern: chunk.hash)
+      guard held.insert(key).inserted else { continue }
+      try insertChunk.execute(arguments: [key, Data(bytes[chunk.range])])
+    }
+    try db.execute(
+      sql: "INSERT INTO zone_sets(hash, body) VALUES (?, zeroblob(0))", arguments: [hash])
+    let insertPart = try db.cachedStatement(
+      sql: "INSERT INTO zone_set_parts(zone_set, position, chunk) VALUES (?, ?, ?)")
+    for (position, chunk) in chunks.chunks.enumerated() {
+      try insertPart.execute(arguments: [hash, position, Int64(bitPattern: chunk.hash)])
+    }
+  }
+
+  /// The bytes of the zone set `hash` whose row holds `body`: the body itself (a row written
+  /// before schema v2), or its chunks joined and checked against the hash.
+  private static func zoneSetBytes(_ hash: Int64, body: Data, _ db: Database) throws -> [UInt8] {
+    guard body.isEmpty else { return [UInt8](body) }
+    let parts = try Data.fetchAll(
+      db,
+      sql: """
+        SELECT c.body FROM zone_set_parts p JOIN zone_set_chunks c ON c.hash = p.chunk
+        WHERE p.zone_set = ? ORDER BY p.position
+        """, arguments: [hash])
+    return try ZoneSetChunks.assemble(parts, zoneSet: UInt64(bitPattern: hash))
   }
 
   public func latestSnapshot() throws -> SnapshotRecord? {
@@ -237,13 +299,14 @@ public final class SQLiteStorage: FenceStorage {
             """)
       else { return nil }
       let fingerprint: Int64 = row[2]
-      let zoneSet: Data = row[3]
+      let body: Data = row[3]
       let evaluator: Data = row[4]
       let takenAt: Double = row[5]
       let zoneSetHash: Int64 = row[6]
       return SnapshotRecord(
         commandSeq: row[0], lastEventSeq: row[1], zoneFingerprint: UInt64(bitPattern: fingerprint),
-        zoneSet: [UInt8](zoneSet), zoneSetHash: UInt64(bitPattern: zoneSetHash),
+        zoneSet: try Self.zoneSetBytes(zoneSetHash, body: body, db),
+        zoneSetHash: UInt64(bitPattern: zoneSetHash),
         evaluator: [UInt8](evaluator), takenAt: Date(timeIntervalSince1970: takenAt))
     }
   }
@@ -286,6 +349,10 @@ public final class SQLiteStorage: FenceStorage {
       try db.execute(
         sql: "DELETE FROM zone_sets WHERE hash NOT IN (SELECT zone_set FROM snapshots)")
       report.zoneSets = db.changesCount
+      // The dropped sets' lists of chunks went with them (ON DELETE CASCADE); a chunk goes
+      // when no list names it.
+      try db.execute(
+        sql: "DELETE FROM zone_set_chunks WHERE hash NOT IN (SELECT chunk FROM zone_set_parts)")
       let before = plan.recordedBefore.timeIntervalSince1970
       try db.execute(
         sql: "DELETE FROM events WHERE seq <= ? AND recorded_at < ?",

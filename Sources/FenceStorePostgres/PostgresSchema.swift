@@ -99,6 +99,23 @@ enum PostgresSchema {
         "CREATE TABLE fk_owners(owner text PRIMARY KEY, expires_at timestamptz NOT NULL)",
       ]
     ),
+    (
+      5,
+      [
+        // Zone sets in content-defined chunks (`ZoneSetChunks`), each chunk stored once: a
+        // snapshot after a few zone changes sends the chunks around them, not the whole set. A
+        // zone set stored this way has an empty body; one stored before keeps its bytes there.
+        "CREATE TABLE fk_zone_set_chunks(hash bigint PRIMARY KEY, body bytea NOT NULL)",
+        """
+        CREATE TABLE fk_zone_set_parts(
+          zone_set bigint NOT NULL REFERENCES fk_zone_sets(hash) ON DELETE CASCADE,
+          position integer NOT NULL,
+          chunk bigint NOT NULL REFERENCES fk_zone_set_chunks(hash),
+          PRIMARY KEY (zone_set, position))
+        """,
+        "CREATE INDEX fk_zone_set_parts_by_chunk ON fk_zone_set_parts(chunk)",
+      ]
+    ),
   ]
 
   /// The newest version this code knows.

@@ -143,7 +143,8 @@ public final class PostgresStorage: FenceStorage {
   // MARK: - Earlier writers
 
   /// The tables a single store's commands, snapshots and metadata write.
-  static let writtenTables = "fk_meta, fk_commands, fk_events, fk_idempotency, fk_zone_sets, fk_snapshots"
+  static let writtenTables =
+    "fk_meta, fk_commands, fk_events, fk_idempotency, fk_zone_sets, fk_zone_set_chunks, fk_zone_set_parts, fk_snapshots"
 
   /// Waits until no transaction that writes this database's store tables is in flight: those
   /// of an earlier process on the same store included, which the server may still commit after
@@ -373,15 +374,15 @@ public final class PostgresStorage: FenceStorage {
   public func writeSnapshot(_ snapshot: SnapshotRecord) throws {
     let hash = Int64(bitPattern: snapshot.zoneSetHash ?? ContentHash.of(snapshot.zoneSet))
     let fingerprint = Int64(bitPattern: snapshot.zoneFingerprint)
+    // A zone set the server holds is neither cut nor sent again (most snapshots); a new one is
+    // cut into chunks here, before the writing connection is taken.
+    let isStored = try read { connection in try Self.holdsZoneSet(hash, self, connection) }
+    let chunks = isStored ? nil : ZoneSetChunks(cutting: snapshot.zoneSet)
     try transaction { connection in
-      // The zone set's bytes go over the wire only when the server does not hold them yet.
-      let known = try rows("SELECT 1 FROM fk_zone_sets WHERE hash = \(hash)", on: connection)
-      if known.first == nil {
-        _ = try rows(
-          """
-          INSERT INTO fk_zone_sets(hash, body) VALUES (\(hash), \(ByteBuffer(bytes: snapshot.zoneSet)))
-          ON CONFLICT (hash) DO NOTHING
-          """, on: connection)
+      if !(try Self.holdsZoneSet(hash, self, connection)) {
+        try insertZoneSet(
+          snapshot.zoneSet, hash: hash,
+          chunks: chunks ?? ZoneSetChunks(cutting: snapshot.zoneSet), on: connection)
       }
       _ = try rows(
         """
@@ -395,25 +396,95 @@ public final class PostgresStorage: FenceStorage {
     }
   }
 
+  private static func holdsZoneSet(
+    _ hash: Int64, _ storage: PostgresStorage, _ connection: PostgresConnection
+  ) throws -> Bool {
+    try storage.rows("SELECT 1 FROM fk_zone_sets WHERE hash = \(hash)", on: connection).first != nil
+  }
+
+  /// The most chunk bytes one `INSERT` sends.
+  private static let chunkBytesPerInsert = 8 << 20
+
+  /// Stores a zone set as its chunks: those the server holds are locked against a concurrent
+  /// compaction (`FOR KEY SHARE`) and not sent; the others go in batches of about 8 MB; then
+  /// its row (an empty body: "in chunks") and the list of its chunks. Several partitions may
+  /// store the same set at once: every insert gives way to a row already there.
+  private func insertZoneSet(
+    _ bytes: [UInt8], hash: Int64, chunks: ZoneSetChunks, on connection: PostgresConnection
+  ) throws {
+    let keys = chunks.chunks.map { Int64(bitPattern: $0.hash) }
+    var held = Set<Int64>()
+    for row in try rows(
+      "SELECT hash FROM fk_zone_set_chunks WHERE hash = ANY(\(keys)) FOR KEY SHARE", on: connection)
+    {
+      held.insert(try row.decode(Int64.self))
+    }
+    var batchKeys: [Int64] = []
+    var batchBodies: [ByteBuffer] = []
+    var batchBytes = 0
+    func sendBatch() throws {
+      guard !batchKeys.isEmpty else { return }
+      _ = try rows(
+        """
+        INSERT INTO fk_zone_set_chunks(hash, body)
+        SELECT * FROM unnest(\(batchKeys)::bigint[], \(batchBodies)::bytea[])
+        ON CONFLICT (hash) DO NOTHING
+        """, on: connection)
+      batchKeys.removeAll(keepingCapacity: true)
+      batchBodies.removeAll(keepingCapacity: true)
+      batchBytes = 0
+    }
+    for (key, chunk) in zip(keys, chunks.chunks) where held.insert(key).inserted {
+      batchKeys.append(key)
+      batchBodies.append(ByteBuffer(bytes: bytes[chunk.range]))
+      batchBytes += chunk.range.count
+      if batchBytes >= Self.chunkBytesPerInsert { try sendBatch() }
+    }
+    try sendBatch()
+    _ = try rows(
+      "INSERT INTO fk_zone_sets(hash, body) VALUES (\(hash), ''::bytea) ON CONFLICT (hash) DO NOTHING",
+      on: connection)
+    _ = try rows(
+      """
+      INSERT INTO fk_zone_set_parts(zone_set, position, chunk)
+      SELECT \(hash), (u.ordinality - 1)::integer, u.chunk
+      FROM unnest(\(keys)::bigint[]) WITH ORDINALITY AS u(chunk, ordinality)
+      ON CONFLICT (zone_set, position) DO NOTHING
+      """, on: connection)
+  }
+
   public func latestSnapshot() throws -> SnapshotRecord? {
     try read { connection in
+      // One statement, so one view of the tables: the snapshot, and its zone set's chunks in
+      // order when it is stored in chunks (NULL for a set stored whole before schema v5).
       guard
         let row = try rows(
           """
           SELECT s.command_seq, s.last_event_seq, s.zone_fingerprint, z.body, s.evaluator, s.taken_at,
-            s.zone_set
+            s.zone_set,
+            (SELECT array_agg(c.body ORDER BY p.position)
+             FROM fk_zone_set_parts p JOIN fk_zone_set_chunks c ON c.hash = p.chunk
+             WHERE p.zone_set = s.zone_set)
           FROM fk_snapshots s JOIN fk_zone_sets z ON z.hash = s.zone_set
           WHERE s.partition = \(partition)
           ORDER BY s.command_seq DESC LIMIT 1
           """, on: connection
         ).first
       else { return nil }
-      let (commandSeq, lastEventSeq, fingerprint, zoneSet, evaluator, takenAt, zoneSetHash) =
-        try row.decode((Int64, Int64, Int64, ByteBuffer, ByteBuffer, Date, Int64).self)
+      let (commandSeq, lastEventSeq, fingerprint, body, evaluator, takenAt, zoneSetHash, chunks) =
+        try row.decode(
+          (Int64, Int64, Int64, ByteBuffer, ByteBuffer, Date, Int64, [ByteBuffer]?).self)
+      let zoneSet: [UInt8]
+      if body.readableBytes > 0 {
+        zoneSet = Array(body.readableBytesView)
+      } else {
+        zoneSet = try ZoneSetChunks.assemble(
+          (chunks ?? []).map(\.readableBytesView), zoneSet: UInt64(bitPattern: zoneSetHash))
+      }
       return SnapshotRecord(
         commandSeq: commandSeq, lastEventSeq: lastEventSeq,
         zoneFingerprint: UInt64(bitPattern: fingerprint),
-        zoneSet: Array(zoneSet.readableBytesView), zoneSetHash: UInt64(bitPattern: zoneSetHash),
+        zoneSet: zoneSet, zoneSetHash: UInt64(bitPattern: zoneSetHash),
         evaluator: Array(evaluator.readableBytesView), takenAt: takenAt)
     }
   }
@@ -468,6 +539,14 @@ public final class PostgresStorage: FenceStorage {
       // Zone sets are shared by the partitions: one goes when no snapshot of any refers to it.
       report.zoneSets = try delete(
         "DELETE FROM fk_zone_sets WHERE hash NOT IN (SELECT zone_set FROM fk_snapshots)")
+      // Their lists of chunks went with them (ON DELETE CASCADE); a chunk goes when no list
+      // names it. A chunk a concurrent snapshot write locked makes this wait for it, and then
+      // fail on the foreign key rather than drop a chunk that write now lists.
+      _ = try delete(
+        """
+        DELETE FROM fk_zone_set_chunks c
+        WHERE NOT EXISTS (SELECT 1 FROM fk_zone_set_parts p WHERE p.chunk = c.hash)
+        """)
       report.events = try delete(
         """
         DELETE FROM fk_events WHERE partition = \(partition) AND seq <= \(plan.eventsThrough)
