@@ -34,12 +34,21 @@ public final class SQLiteStorage: FenceStorage {
   /// The database file.
   public let path: String
   private let pool: DatabasePool
+  /// The most chunk bytes one transaction of ``storeChunks(_:of:)`` writes: about 4 MB.
+  let chunkBytesPerTransaction: Int
 
   /// Opens (creating when missing) the database at `path`, and migrates its schema.
   ///
   /// - Throws: ``StoreError/damaged(_:)`` when the file is not a database this version reads.
-  public init(path: String, durability: Durability = .full) throws {
+  public convenience init(path: String, durability: Durability = .full) throws {
+    try self.init(path: path, durability: durability, chunkBytesPerTransaction: 4 << 20)
+  }
+
+  /// `chunkBytesPerTransaction`: the most bytes of a new zone set's chunks one transaction
+  /// stores (tests make it small to store a small set in several).
+  init(path: String, durability: Durability, chunkBytesPerTransaction: Int) throws {
     self.path = path
+    self.chunkBytesPerTransaction = chunkBytesPerTransaction
     var configuration = Configuration()
     configuration.label = "FenceStore"
     configuration.busyMode = .timeout(10)
@@ -220,17 +229,24 @@ public final class SQLiteStorage: FenceStorage {
 
   public func writeSnapshot(_ snapshot: SnapshotRecord) throws {
     let hash = Int64(bitPattern: snapshot.zoneSetHash ?? Self.hash(snapshot.zoneSet))
-    // A zone set already stored is neither cut nor bound again (most snapshots); a new one is
-    // cut into chunks here, before the writer is taken: readers never wait for the writer.
+    // A zone set already stored is neither cut nor bound again (most snapshots). A new one is
+    // cut here, before the writer is taken, and its new chunks are stored in transactions of
+    // their own of about 4 MB each, so commands wait for one batch at most, not for the whole
+    // set (74 MB at a million circles the first time).
     let isStored = try pool.read { db in try Self.holdsZoneSet(hash, db) }
-    let chunks = isStored ? nil : ZoneSetChunks(cutting: snapshot.zoneSet)
+    var chunks: ZoneSetChunks?
+    if !isStored {
+      let cut = ZoneSetChunks(cutting: snapshot.zoneSet)
+      try storeChunks(cut, of: snapshot.zoneSet)
+      chunks = cut
+    }
     try pool.write { db in
-      // Checked again under the writer; when a compaction dropped the set meanwhile (another
-      // handle on the file), it is cut now.
+      // Checked again under the writer, with the chunks: a compaction meanwhile (of another
+      // handle on the file) may have dropped the set, or chunks no set listed yet.
       if !(try Self.holdsZoneSet(hash, db)) {
-        try Self.insertZoneSet(
-          snapshot.zoneSet, hash: hash,
-          chunks: chunks ?? ZoneSetChunks(cutting: snapshot.zoneSet), db)
+        let cut = chunks ?? ZoneSetChunks(cutting: snapshot.zoneSet)
+        try Self.insertChunks(cut.chunks, of: snapshot.zoneSet, skipping: try Self.heldChunks(db), db)
+        try Self.insertZoneSet(hash: hash, chunks: cut, db)
       }
       try db.execute(
         sql: """
@@ -244,26 +260,57 @@ public final class SQLiteStorage: FenceStorage {
     }
   }
 
+  /// Stores the chunks of `bytes` that no zone set holds yet, in transactions of about
+  /// ``chunkBytesPerTransaction`` bytes.
+  /// Chunks stored but not yet listed by a zone set (a kill before the snapshot's own
+  /// transaction) are dropped by the next compaction, or listed by the next snapshot.
+  private func storeChunks(_ chunks: ZoneSetChunks, of bytes: [UInt8]) throws {
+    var held = try pool.read { db in try Self.heldChunks(db) }
+    var batch: [ZoneSetChunks.Chunk] = []
+    var batchBytes = 0
+    func write() throws {
+      guard !batch.isEmpty else { return }
+      try pool.write { db in try Self.insertChunks(batch, of: bytes, skipping: [], db) }
+      batch.removeAll(keepingCapacity: true)
+      batchBytes = 0
+    }
+    for chunk in chunks.chunks where held.insert(Int64(bitPattern: chunk.hash)).inserted {
+      batch.append(chunk)
+      batchBytes += chunk.range.count
+      if batchBytes >= chunkBytesPerTransaction { try write() }
+    }
+    try write()
+  }
+
   private static func holdsZoneSet(_ hash: Int64, _ db: Database) throws -> Bool {
     try Bool.fetchOne(db, sql: "SELECT 1 FROM zone_sets WHERE hash = ?", arguments: [hash]) ?? false
   }
 
-  /// Stores a zone set as its chunks: those no zone set holds yet, then its row (an empty
-  /// body: "in chunks") and the list of its chunks. Only the new chunks' bytes are bound; after
-  /// a few zone changes in a million zones, a few dozen of about 7,000.
-  private static func insertZoneSet(
-    _ bytes: [UInt8], hash: Int64, chunks: ZoneSetChunks, _ db: Database
-  ) throws {
+  /// The keys of every chunk stored (a few thousand at a million zones).
+  private static func heldChunks(_ db: Database) throws -> Set<Int64> {
     var held = Set<Int64>()
-    let known = try Int64.fetchCursor(db, sql: "SELECT hash FROM zone_set_chunks")
-    while let chunk = try known.next() { held.insert(chunk) }
-    let insertChunk = try db.cachedStatement(
-      sql: "INSERT INTO zone_set_chunks(hash, body) VALUES (?, ?)")
-    for chunk in chunks.chunks {
+    let keys = try Int64.fetchCursor(db, sql: "SELECT hash FROM zone_set_chunks")
+    while let key = try keys.next() { held.insert(key) }
+    return held
+  }
+
+  /// Inserts `chunks` of `bytes` but those in `skipping` (and a chunk already stored).
+  private static func insertChunks(
+    _ chunks: [ZoneSetChunks.Chunk], of bytes: [UInt8], skipping held: Set<Int64>, _ db: Database
+  ) throws {
+    var held = held
+    let insert = try db.cachedStatement(
+      sql: "INSERT OR IGNORE INTO zone_set_chunks(hash, body) VALUES (?, ?)")
+    for chunk in chunks {
       let key = Int64(bitPattern: chunk.hash)
       guard held.insert(key).inserted else { continue }
-      try insertChunk.execute(arguments: [key, Data(bytes[chunk.range])])
+      try insert.execute(arguments: [key, Data(bytes[chunk.range])])
     }
+  }
+
+  /// Stores a zone set whose chunks are all stored: its row (an empty body: "in chunks") and
+  /// the list of its chunks.
+  private static func insertZoneSet(hash: Int64, chunks: ZoneSetChunks, _ db: Database) throws {
     try db.execute(
       sql: "INSERT INTO zone_sets(hash, body) VALUES (?, zeroblob(0))", arguments: [hash])
     let insertPart = try db.cachedStatement(

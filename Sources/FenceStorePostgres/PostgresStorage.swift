@@ -374,15 +374,25 @@ public final class PostgresStorage: FenceStorage {
   public func writeSnapshot(_ snapshot: SnapshotRecord) throws {
     let hash = Int64(bitPattern: snapshot.zoneSetHash ?? ContentHash.of(snapshot.zoneSet))
     let fingerprint = Int64(bitPattern: snapshot.zoneFingerprint)
-    // A zone set the server holds is neither cut nor sent again (most snapshots); a new one is
-    // cut into chunks here, before the writing connection is taken.
-    let isStored = try read { connection in try Self.holdsZoneSet(hash, self, connection) }
-    let chunks = isStored ? nil : ZoneSetChunks(cutting: snapshot.zoneSet)
+    // A zone set the server holds is neither cut nor sent again (most snapshots). A new one is
+    // cut here, and its new chunks are sent in transactions of their own of about 8 MB each,
+    // so commands wait on the writing connection for one batch at most.
+    let isStored = try read { connection in try holdsZoneSet(hash, connection) }
+    var chunks: ZoneSetChunks?
+    if !isStored {
+      let cut = ZoneSetChunks(cutting: snapshot.zoneSet)
+      let held = try read { connection in try heldChunks(of: cut, lock: false, connection) }
+      try sendChunks(cut.chunks, of: snapshot.zoneSet, skipping: held)
+      chunks = cut
+    }
     try transaction { connection in
-      if !(try Self.holdsZoneSet(hash, self, connection)) {
-        try insertZoneSet(
-          snapshot.zoneSet, hash: hash,
-          chunks: chunks ?? ZoneSetChunks(cutting: snapshot.zoneSet), on: connection)
+      if !(try holdsZoneSet(hash, connection)) {
+        let cut = chunks ?? ZoneSetChunks(cutting: snapshot.zoneSet)
+        // The chunks are locked against a concurrent compaction (of another partition) until
+        // the set that lists them commits; any it dropped meanwhile are sent again.
+        let held = try heldChunks(of: cut, lock: true, connection)
+        try sendChunks(cut.chunks, of: snapshot.zoneSet, skipping: held, on: connection)
+        try insertZoneSet(hash: hash, chunks: cut, on: connection)
       }
       _ = try rows(
         """
@@ -396,51 +406,71 @@ public final class PostgresStorage: FenceStorage {
     }
   }
 
-  private static func holdsZoneSet(
-    _ hash: Int64, _ storage: PostgresStorage, _ connection: PostgresConnection
-  ) throws -> Bool {
-    try storage.rows("SELECT 1 FROM fk_zone_sets WHERE hash = \(hash)", on: connection).first != nil
+  private func holdsZoneSet(_ hash: Int64, _ connection: PostgresConnection) throws -> Bool {
+    try rows("SELECT 1 FROM fk_zone_sets WHERE hash = \(hash)", on: connection).first != nil
+  }
+
+  /// Which of the chunks of `chunks` the server holds; `lock` takes `FOR KEY SHARE` on them.
+  private func heldChunks(
+    of chunks: ZoneSetChunks, lock: Bool, _ connection: PostgresConnection
+  ) throws -> Set<Int64> {
+    let keys = chunks.chunks.map { Int64(bitPattern: $0.hash) }
+    var held = Set<Int64>()
+    let query: PostgresQuery =
+      lock
+      ? "SELECT hash FROM fk_zone_set_chunks WHERE hash = ANY(\(keys)) FOR KEY SHARE"
+      : "SELECT hash FROM fk_zone_set_chunks WHERE hash = ANY(\(keys))"
+    for row in try rows(query, on: connection) { held.insert(try row.decode(Int64.self)) }
+    return held
   }
 
   /// The most chunk bytes one `INSERT` sends.
-  private static let chunkBytesPerInsert = 8 << 20
+  static let chunkBytesPerInsert = 8 << 20
 
-  /// Stores a zone set as its chunks: those the server holds are locked against a concurrent
-  /// compaction (`FOR KEY SHARE`) and not sent; the others go in batches of about 8 MB; then
-  /// its row (an empty body: "in chunks") and the list of its chunks. Several partitions may
-  /// store the same set at once: every insert gives way to a row already there.
-  private func insertZoneSet(
-    _ bytes: [UInt8], hash: Int64, chunks: ZoneSetChunks, on connection: PostgresConnection
+  /// Sends the chunks of `bytes` not in `held`, about 8 MB an `INSERT`: each in a transaction
+  /// of its own without `connection`, or all on `connection`, in the caller's transaction. Chunks
+  /// sent but not yet listed by a zone set (a kill before the snapshot's own transaction) are
+  /// dropped by the next compaction, or listed by the next snapshot.
+  private func sendChunks(
+    _ chunks: [ZoneSetChunks.Chunk], of bytes: [UInt8], skipping held: Set<Int64>,
+    on connection: PostgresConnection? = nil
   ) throws {
-    let keys = chunks.chunks.map { Int64(bitPattern: $0.hash) }
-    var held = Set<Int64>()
-    for row in try rows(
-      "SELECT hash FROM fk_zone_set_chunks WHERE hash = ANY(\(keys)) FOR KEY SHARE", on: connection)
-    {
-      held.insert(try row.decode(Int64.self))
-    }
-    var batchKeys: [Int64] = []
-    var batchBodies: [ByteBuffer] = []
+    var held = held
+    var keys: [Int64] = []
+    var bodies: [ByteBuffer] = []
     var batchBytes = 0
-    func sendBatch() throws {
-      guard !batchKeys.isEmpty else { return }
-      _ = try rows(
-        """
+    func send() throws {
+      guard !keys.isEmpty else { return }
+      let query: PostgresQuery = """
         INSERT INTO fk_zone_set_chunks(hash, body)
-        SELECT * FROM unnest(\(batchKeys)::bigint[], \(batchBodies)::bytea[])
+        SELECT * FROM unnest(\(keys)::bigint[], \(bodies)::bytea[])
         ON CONFLICT (hash) DO NOTHING
-        """, on: connection)
-      batchKeys.removeAll(keepingCapacity: true)
-      batchBodies.removeAll(keepingCapacity: true)
+        """
+      if let connection {
+        _ = try rows(query, on: connection)
+      } else {
+        try transaction { connection in _ = try rows(query, on: connection) }
+      }
+      keys.removeAll(keepingCapacity: true)
+      bodies.removeAll(keepingCapacity: true)
       batchBytes = 0
     }
-    for (key, chunk) in zip(keys, chunks.chunks) where held.insert(key).inserted {
-      batchKeys.append(key)
-      batchBodies.append(ByteBuffer(bytes: bytes[chunk.range]))
+    for chunk in chunks where held.insert(Int64(bitPattern: chunk.hash)).inserted {
+      keys.append(Int64(bitPattern: chunk.hash))
+      bodies.append(ByteBuffer(bytes: bytes[chunk.range]))
       batchBytes += chunk.range.count
-      if batchBytes >= Self.chunkBytesPerInsert { try sendBatch() }
+      if batchBytes >= Self.chunkBytesPerInsert { try send() }
     }
-    try sendBatch()
+    try send()
+  }
+
+  /// Stores a zone set whose chunks the server holds: its row (an empty body: "in chunks") and
+  /// the list of its chunks. Several partitions may store the same set at once: each insert
+  /// gives way to a row already there.
+  private func insertZoneSet(
+    hash: Int64, chunks: ZoneSetChunks, on connection: PostgresConnection
+  ) throws {
+    let keys = chunks.chunks.map { Int64(bitPattern: $0.hash) }
     _ = try rows(
       "INSERT INTO fk_zone_sets(hash, body) VALUES (\(hash), ''::bytea) ON CONFLICT (hash) DO NOTHING",
       on: connection)
