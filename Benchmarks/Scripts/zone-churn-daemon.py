@@ -3,7 +3,8 @@
 on a fresh store with the starting zone set, applies a churn file's changes through the HTTP
 API (an "add" line is POSTed as it is to /v1/zones, a "remove" line becomes one DELETE
 /v1/zones/{id} per id), times every request, then stops the daemon (SIGTERM: snapshot) and
-times a restart. Prints one JSON object.
+times a restart. Prints one JSON object; `slowRequests` lists each request slower than 50 ms
+as [its number in the churn, method, milliseconds].
 
 usage: zone-churn-daemon.py FENCED ZONES CHANGES SCRATCH [fenced options...]
 """
@@ -55,18 +56,23 @@ data = os.path.join(scratch, "fenced-churn-store")
 shutil.rmtree(data, ignore_errors=True)
 process, base, first_start = start(data, True)
 posts, deletes, zones_posted = [], [], 0
+slow = []
 for line in open(changes, "rb"):
     change = json.loads(line)
     if change["change"] == "add":
         seconds, status, _ = request("POST", base + "/v1/zones", line, "application/geo+json")
         assert status == 200, status
         posts.append(seconds)
+        if seconds > 0.05:
+            slow.append([len(posts) + len(deletes) - 1, "POST", round(seconds * 1000, 1)])
         zones_posted += len(change["features"])
     elif change["change"] == "remove":
         for zone in change["ids"]:
             seconds, status, _ = request("DELETE", base + "/v1/zones/" + urllib.request.quote(zone, safe=""))
             assert status == 200, status
             deletes.append(seconds)
+            if seconds > 0.05:
+                slow.append([len(posts) + len(deletes) - 1, "DELETE", round(seconds * 1000, 1)])
 _, _, body = request("GET", base + "/metrics")
 # How long the last snapshot took (made and written in the background): one after zone changes.
 snapshot_seconds = next(
@@ -80,6 +86,7 @@ stop(process)
 print(json.dumps({
     "firstStartSeconds": round(first_start, 3), "peakMemoryBytes": rss,
     "post": summary(posts), "zonesPosted": zones_posted, "delete": summary(deletes),
+    "slowRequests": slow,
     "lastSnapshotSeconds": snapshot_seconds,
     "stopSeconds": round(stop_seconds, 3), "restartSeconds": round(restart, 3),
     "restartPeakMemoryBytes": rss_restart,
