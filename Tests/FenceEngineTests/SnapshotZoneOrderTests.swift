@@ -81,7 +81,8 @@ import Testing
     var previous = evaluator.zoneSlotsInIDOrder()
     var generator = SeededGenerator(seed: 11)
     var next = 0
-    var rounds = 0
+    // How many zones each round's update had to sort and merge in (the rest were kept).
+    var sortedPerRound: [Int] = []
     for _ in 0..<60 {
       let ids = evaluator.zones.map(\.id)
       for _ in 0..<Int.random(in: 0...4, using: &generator) {
@@ -101,11 +102,14 @@ import Testing
       }
       try evaluator.add(added)
       let sorted = evaluator.zoneSlotsInIDOrder()
-      #expect(evaluator.zoneSlotsInIDOrder(updating: previous).slots == sorted)
+      let updated = evaluator.zoneSlotsInIDOrder(updating: previous)
+      #expect(updated.slots == sorted)
+      sortedPerRound.append(updated.sorted)
       previous = sorted
-      rounds += 1
     }
-    #expect(rounds == 60)
+    // The rounds went through both ways: nothing to merge, and added or refilled zones.
+    #expect(sortedPerRound.filter { $0 == 0 }.count == 11)
+    #expect(sortedPerRound.reduce(0, +) == 138)
     #expect(evaluator.zones.count == 194)
     #expect(evaluator.zoneSlotsInIDOrder(updating: previous) == (previous, 0))
     var shuffled = previous
