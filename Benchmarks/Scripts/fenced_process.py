@@ -15,13 +15,14 @@ def free_port():
 def start_fenced(fenced, data, arguments, scratch):
     """Starts `fenced serve --data DATA` on a free loopback port with `arguments`, its output
     appended to SCRATCH/fenced.log, and waits until /healthz answers. Returns the process, its
-    base URL and the seconds it took; exits when the daemon exits first."""
+    base URL and the seconds it took; exits when the daemon exits first. With `--postgres URL`
+    among the arguments the store is that database and DATA is not passed."""
     port = free_port()
     log = open(os.path.join(scratch, "fenced.log"), "a")
     t0 = time.perf_counter()
     process = subprocess.Popen(
-        [fenced, "serve", "--data", data, "--listen", f"127.0.0.1:{port}", "--log-level",
-         "warning", *arguments], stdout=log, stderr=log)
+        [fenced, "serve", *([] if "--postgres" in arguments else ["--data", data]), "--listen",
+         f"127.0.0.1:{port}", "--log-level", "warning", *arguments], stdout=log, stderr=log)
     base = f"http://127.0.0.1:{port}"
     while True:
         if process.poll() is not None:

@@ -14,6 +14,12 @@ enum PostgresSchema {
   /// The advisory lock key of migrations (an arbitrary constant: "FKschema").
   static let lockKey: Int64 = 0x464B_7363_6865_6D61
 
+  /// The advisory lock key of zone sets ("FKchunks"): a snapshot's transaction takes it shared
+  /// before it looks for its zone set and chunks and lists them, a compaction exclusive before
+  /// it drops sets and chunks; so no compaction drops a chunk between a writer's finding it
+  /// and its list committing.
+  static let zoneSetLockKey: Int64 = 0x464B_6368_756E_6B73
+
   /// The schema's versions, oldest first.
   static let versions: [(version: Int64, sql: [String])] = [
     (
@@ -105,15 +111,34 @@ enum PostgresSchema {
         // Zone sets in content-defined chunks (`ZoneSetChunks`), each chunk stored once: a
         // snapshot after a few zone changes sends the chunks around them, not the whole set. A
         // zone set stored this way has an empty body; one stored before keeps its bytes there.
+        // No foreign keys on the list: their checks ran once per listed chunk (thousands for a
+        // large set) in the snapshot's transaction. Writers and compaction exclude each other
+        // by the advisory lock `zoneSetLockKey` instead.
         "CREATE TABLE fk_zone_set_chunks(hash bigint PRIMARY KEY, body bytea NOT NULL)",
         """
         CREATE TABLE fk_zone_set_parts(
-          zone_set bigint NOT NULL REFERENCES fk_zone_sets(hash) ON DELETE CASCADE,
-          position integer NOT NULL,
-          chunk bigint NOT NULL REFERENCES fk_zone_set_chunks(hash),
+          zone_set bigint NOT NULL, position integer NOT NULL, chunk bigint NOT NULL,
           PRIMARY KEY (zone_set, position))
         """,
         "CREATE INDEX fk_zone_set_parts_by_chunk ON fk_zone_set_parts(chunk)",
+        // A snapshot's large values compressed with LZ4 where the server has it, else stored
+        // uncompressed: the default, pglz, compressed them at about 30 MB/s inside the
+        // snapshot's transaction, which commands wait behind.
+        """
+        DO $$
+        BEGIN
+          IF 'lz4' = ANY(coalesce(
+            (SELECT enumvals FROM pg_settings WHERE name = 'default_toast_compression'), '{}'))
+          THEN
+            ALTER TABLE fk_zone_set_chunks ALTER COLUMN body SET COMPRESSION lz4;
+            ALTER TABLE fk_snapshots ALTER COLUMN evaluator SET COMPRESSION lz4;
+          ELSE
+            ALTER TABLE fk_zone_set_chunks ALTER COLUMN body SET STORAGE EXTERNAL;
+            ALTER TABLE fk_snapshots ALTER COLUMN evaluator SET STORAGE EXTERNAL;
+          END IF;
+        END
+        $$
+        """,
       ]
     ),
   ]

@@ -381,16 +381,18 @@ public final class PostgresStorage: FenceStorage {
     var chunks: ZoneSetChunks?
     if !isStored {
       let cut = ZoneSetChunks(cutting: snapshot.zoneSet)
-      let held = try read { connection in try heldChunks(of: cut, lock: false, connection) }
+      let held = try read { connection in try heldChunks(of: cut, connection) }
       try sendChunks(cut.chunks, of: snapshot.zoneSet, skipping: held)
       chunks = cut
     }
     try transaction { connection in
+      // No compaction (of any partition) drops a set or chunk from here until this commits;
+      // any chunk one dropped before is sent again.
+      _ = try rows(
+        "SELECT pg_advisory_xact_lock_shared(\(PostgresSchema.zoneSetLockKey))", on: connection)
       if !(try holdsZoneSet(hash, connection)) {
         let cut = chunks ?? ZoneSetChunks(cutting: snapshot.zoneSet)
-        // The chunks are locked against a concurrent compaction (of another partition) until
-        // the set that lists them commits; any it dropped meanwhile are sent again.
-        let held = try heldChunks(of: cut, lock: true, connection)
+        let held = try heldChunks(of: cut, connection)
         try sendChunks(cut.chunks, of: snapshot.zoneSet, skipping: held, on: connection)
         try insertZoneSet(hash: hash, chunks: cut, on: connection)
       }
@@ -410,17 +412,17 @@ public final class PostgresStorage: FenceStorage {
     try rows("SELECT 1 FROM fk_zone_sets WHERE hash = \(hash)", on: connection).first != nil
   }
 
-  /// Which of the chunks of `chunks` the server holds; `lock` takes `FOR KEY SHARE` on them.
+  /// Which of the chunks of `chunks` the server holds.
   private func heldChunks(
-    of chunks: ZoneSetChunks, lock: Bool, _ connection: PostgresConnection
+    of chunks: ZoneSetChunks, _ connection: PostgresConnection
   ) throws -> Set<Int64> {
     let keys = chunks.chunks.map { Int64(bitPattern: $0.hash) }
     var held = Set<Int64>()
-    let query: PostgresQuery =
-      lock
-      ? "SELECT hash FROM fk_zone_set_chunks WHERE hash = ANY(\(keys)) FOR KEY SHARE"
-      : "SELECT hash FROM fk_zone_set_chunks WHERE hash = ANY(\(keys))"
-    for row in try rows(query, on: connection) { held.insert(try row.decode(Int64.self)) }
+    for row in try rows(
+      "SELECT hash FROM fk_zone_set_chunks WHERE hash = ANY(\(keys))", on: connection)
+    {
+      held.insert(try row.decode(Int64.self))
+    }
     return held
   }
 
@@ -466,7 +468,7 @@ public final class PostgresStorage: FenceStorage {
 
   /// Stores a zone set whose chunks the server holds: its row (an empty body: "in chunks") and
   /// the list of its chunks. Several partitions may store the same set at once: each insert
-  /// gives way to a row already there.
+  /// gives way to a row already there. Called under the shared `zoneSetLockKey`.
   private func insertZoneSet(
     hash: Int64, chunks: ZoneSetChunks, on connection: PostgresConnection
   ) throws {
@@ -566,12 +568,15 @@ public final class PostgresStorage: FenceStorage {
         "DELETE FROM fk_commands WHERE partition = \(partition) AND seq <= \(plan.commandsThrough)")
       report.snapshots = try delete(
         "DELETE FROM fk_snapshots WHERE partition = \(partition) AND command_seq < \(plan.commandsThrough)")
-      // Zone sets are shared by the partitions: one goes when no snapshot of any refers to it.
+      // Zone sets are shared by the partitions: one goes when no snapshot of any refers to it,
+      // with its list of chunks; a chunk goes when no list names it. Not while a snapshot's
+      // transaction (of any partition) is between finding its chunks and committing its list.
+      _ = try rows(
+        "SELECT pg_advisory_xact_lock(\(PostgresSchema.zoneSetLockKey))", on: connection)
       report.zoneSets = try delete(
         "DELETE FROM fk_zone_sets WHERE hash NOT IN (SELECT zone_set FROM fk_snapshots)")
-      // Their lists of chunks went with them (ON DELETE CASCADE); a chunk goes when no list
-      // names it. A chunk a concurrent snapshot write locked makes this wait for it, and then
-      // fail on the foreign key rather than drop a chunk that write now lists.
+      _ = try delete(
+        "DELETE FROM fk_zone_set_parts WHERE zone_set NOT IN (SELECT hash FROM fk_zone_sets)")
       _ = try delete(
         """
         DELETE FROM fk_zone_set_chunks c
