@@ -184,39 +184,54 @@ extension ZoneSetChunksTests {
     try withTemporaryDirectory("chunks-old") { directory in
       let path = SQLiteStorage.databasePath(in: directory.path)
       let storage = try SQLiteStorage(path: path)
-      let whole = Self.bytes(50_000, seed: 3)
-      let hash = Int64(bitPattern: ContentHash.of(whole))
-      let hex = whole.map { String(format: "%02x", $0) }.joined()
-      try sqlite3(
-        path,
-        """
-        INSERT INTO zone_sets(hash, body) VALUES (\(hash), X'\(hex)');
-        INSERT INTO snapshots(command_seq, last_event_seq, zone_fingerprint, zone_set, evaluator, taken_at)
-        VALUES (1, 0, 7, \(hash), X'00', 0);
-        """)
-      #expect(try storage.latestSnapshot()?.zoneSet == whole)
-
-      let chunked = Self.bytes(100_000, seed: 4)
-      try storage.writeSnapshot(
-        SnapshotRecord(
-          commandSeq: 2, lastEventSeq: 0, zoneFingerprint: 8, zoneSet: chunked, evaluator: [0],
-          takenAt: Date(timeIntervalSince1970: 0)))
-      #expect(try storage.latestSnapshot()?.zoneSet == chunked)
-      try sqlite3(
-        path,
-        """
-        UPDATE zone_set_chunks SET body = X'00' || body
-        WHERE hash = (SELECT chunk FROM zone_set_parts WHERE position = 2
-                      AND zone_set = \(Int64(bitPattern: ContentHash.of(chunked))));
-        """)
-      #expect {
-        try storage.latestSnapshot()
-      } throws: { error in
-        guard case StoreError.damaged(let message) = error else { return false }
-        return message.contains("a chunk is missing or altered")
-      }
+      try expectWholeSetsReadAndDamageReported(
+        storage,
+        storeWhole: { hash, hex in
+          try sqlite3(
+            path,
+            """
+            INSERT INTO zone_sets(hash, body) VALUES (\(hash), X'\(hex)');
+            INSERT INTO snapshots(command_seq, last_event_seq, zone_fingerprint, zone_set, evaluator, taken_at)
+            VALUES (1, 0, 7, \(hash), X'00', 0);
+            """)
+        },
+        damageThirdChunk: { zoneSet in
+          try sqlite3(
+            path,
+            """
+            UPDATE zone_set_chunks SET body = X'00' || body
+            WHERE hash = (SELECT chunk FROM zone_set_parts WHERE position = 2 AND zone_set = \(zoneSet));
+            """)
+        })
       try storage.close()
     }
+  }
+}
+
+/// A zone set stored whole by `storeWhole` (its key and its bytes in hexadecimal, as a row
+/// written before chunks) reads back; one written in chunks reads back until
+/// `damageThirdChunk` (given the set's key) alters a chunk, and then is reported as damage.
+func expectWholeSetsReadAndDamageReported(
+  _ storage: any FenceStorage, storeWhole: (Int64, String) throws -> Void,
+  damageThirdChunk: (Int64) throws -> Void
+) throws {
+  let whole = ZoneSetChunksTests.bytes(50_000, seed: 3)
+  try storeWhole(
+    Int64(bitPattern: ContentHash.of(whole)), whole.map { String(format: "%02x", $0) }.joined())
+  #expect(try storage.latestSnapshot()?.zoneSet == whole)
+
+  let chunked = ZoneSetChunksTests.bytes(100_000, seed: 4)
+  try storage.writeSnapshot(
+    SnapshotRecord(
+      commandSeq: 2, lastEventSeq: 0, zoneFingerprint: 8, zoneSet: chunked, evaluator: [0],
+      takenAt: Date(timeIntervalSince1970: 0)))
+  #expect(try storage.latestSnapshot()?.zoneSet == chunked)
+  try damageThirdChunk(Int64(bitPattern: ContentHash.of(chunked)))
+  #expect {
+    try storage.latestSnapshot()
+  } throws: { error in
+    guard case StoreError.damaged(let message) = error else { return false }
+    return message.contains("a chunk is missing or altered")
   }
 }
 
@@ -241,37 +256,25 @@ struct PostgresZoneSetChunksTests {
     try withPostgresDatabase("chunks-old") { settings in
       let url = "postgres://\(settings.username)@\(settings.host):\(settings.port)/\(settings.database)"
       let storage = try PostgresStorage(settings: settings)
-      let whole = ZoneSetChunksTests.bytes(50_000, seed: 3)
-      let hash = Int64(bitPattern: ContentHash.of(whole))
-      let hex = whole.map { String(format: "%02x", $0) }.joined()
-      try TestPostgres.psql(
-        url,
-        """
-        INSERT INTO fk_zone_sets(hash, body) VALUES (\(hash), '\\x\(hex)');
-        INSERT INTO fk_snapshots(partition, command_seq, last_event_seq, zone_fingerprint, zone_set, evaluator, taken_at)
-        VALUES (0, 1, 0, 7, \(hash), '\\x00', now());
-        """)
-      #expect(try storage.latestSnapshot()?.zoneSet == whole)
-
-      let chunked = ZoneSetChunksTests.bytes(100_000, seed: 4)
-      try storage.writeSnapshot(
-        SnapshotRecord(
-          commandSeq: 2, lastEventSeq: 0, zoneFingerprint: 8, zoneSet: chunked, evaluator: [0],
-          takenAt: Date(timeIntervalSince1970: 0)))
-      #expect(try storage.latestSnapshot()?.zoneSet == chunked)
-      try TestPostgres.psql(
-        url,
-        """
-        UPDATE fk_zone_set_chunks SET body = '\\x00'::bytea || body
-        WHERE hash = (SELECT chunk FROM fk_zone_set_parts WHERE position = 2
-                      AND zone_set = \(Int64(bitPattern: ContentHash.of(chunked))));
-        """)
-      #expect {
-        try storage.latestSnapshot()
-      } throws: { error in
-        guard case StoreError.damaged(let message) = error else { return false }
-        return message.contains("a chunk is missing or altered")
-      }
+      try expectWholeSetsReadAndDamageReported(
+        storage,
+        storeWhole: { hash, hex in
+          try TestPostgres.psql(
+            url,
+            """
+            INSERT INTO fk_zone_sets(hash, body) VALUES (\(hash), '\\x\(hex)');
+            INSERT INTO fk_snapshots(partition, command_seq, last_event_seq, zone_fingerprint, zone_set, evaluator, taken_at)
+            VALUES (0, 1, 0, 7, \(hash), '\\x00', now());
+            """)
+        },
+        damageThirdChunk: { zoneSet in
+          try TestPostgres.psql(
+            url,
+            """
+            UPDATE fk_zone_set_chunks SET body = '\\x00'::bytea || body
+            WHERE hash = (SELECT chunk FROM fk_zone_set_parts WHERE position = 2 AND zone_set = \(zoneSet));
+            """)
+        })
       try storage.close()
     }
   }
