@@ -798,10 +798,8 @@ extension ZoneEvaluator {
   mutating func finish(_ batch: RemovalBatch) {
     index(placed: batch.placed)
     // Removed element slots, marked once for the check-in fences and the monitored sets.
-    var removedElement: [Bool] = []
+    let removedElement = SlotMarks(batch.elements, slotCount: elementCores.count)
     if !batch.elements.isEmpty {
-      removedElement = Array(repeating: false, count: elementCores.count)
-      for slot in batch.elements { removedElement[Int(slot)] = true }
       detachCheckInFences(removedBy: batch, removedElement: removedElement)
     }
     if !batch.rescheduled.isEmpty { rescheduleDwells(zones: batch.rescheduled) }
@@ -810,15 +808,14 @@ extension ZoneEvaluator {
     }
     defer { forgetStaleCheckInFences() }
     guard !batch.zones.isEmpty || !batch.elements.isEmpty else { return }
-    var removedZone = Array(repeating: false, count: zoneSlots.count)
-    for slot in batch.zones { removedZone[Int(slot)] = true }
+    let removedZone = SlotMarks(batch.zones, slotCount: zoneSlots.count)
     if !batch.zones.isEmpty {
-      modifyEveryDevicesRecords { _, _, records in records.removeAll { removedZone[Int($0.zone)] } }
-      pendingExits.removeAll { _, zone in removedZone[Int(zone)] }
+      modifyEveryDevicesRecords { _, _, records in records.removeAll { removedZone.contains($0.zone) } }
+      pendingExits.removeAll { _, zone in removedZone.contains(zone) }
     }
     if !batch.elements.isEmpty {
       for device in monitoredSets.indices {
-        monitoredSets[device].removeAll { removedElement[Int($0)] }
+        monitoredSets[device].removeAll { removedElement.contains($0) }
       }
     }
     freeZoneSlots.append(contentsOf: batch.zones)
@@ -828,12 +825,14 @@ extension ZoneEvaluator {
   /// Keeps aside the ids of the removed fences that records name as their check-in fence (see
   /// ``ZoneRecord/checkInFenceSlot``), before anything reads them (check-outs on removal);
   /// `removedElement` marks the batch's element slots.
-  private mutating func detachCheckInFences(removedBy batch: RemovalBatch, removedElement: [Bool]) {
+  private mutating func detachCheckInFences(
+    removedBy batch: RemovalBatch, removedElement: SlotMarks
+  ) {
     let removedID = Dictionary(zip(batch.elements, batch.elementIDs)) { _, last in last }
     modifyEveryDevicesRecords { evaluator, d, records in
       for r in records.indices {
         let slot = records[r].checkInFenceSlot
-        guard slot >= 0, removedElement[Int(slot)], let id = removedID[slot] else { continue }
+        guard slot >= 0, removedElement.contains(slot), let id = removedID[slot] else { continue }
         evaluator.detachedCheckInFences[device: d, zone: records[r].zone] = id
         records[r].checkInFenceSlot = ZoneRecord.detachedFence
       }
