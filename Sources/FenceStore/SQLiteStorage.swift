@@ -236,7 +236,7 @@ public final class SQLiteStorage: FenceStorage {
     let isStored = try pool.read { db in try Self.holdsZoneSet(hash, db) }
     var chunks: ZoneSetChunks?
     if !isStored {
-      let cut = ZoneSetChunks(cutting: snapshot.zoneSet)
+      let cut = try ZoneSetChunks(cutting: snapshot.zoneSet, toStoreAs: UInt64(bitPattern: hash))
       try storeChunks(cut, of: snapshot.zoneSet)
       chunks = cut
     }
@@ -244,7 +244,8 @@ public final class SQLiteStorage: FenceStorage {
       // Checked again under the writer, with the chunks: a compaction meanwhile (of another
       // handle on the file) may have dropped the set, or chunks no set listed yet.
       if !(try Self.holdsZoneSet(hash, db)) {
-        let cut = chunks ?? ZoneSetChunks(cutting: snapshot.zoneSet)
+        let cut = try chunks
+          ?? ZoneSetChunks(cutting: snapshot.zoneSet, toStoreAs: UInt64(bitPattern: hash))
         try Self.insertChunks(cut.chunks, of: snapshot.zoneSet, skipping: try Self.heldChunks(db), db)
         try Self.insertZoneSet(hash: hash, chunks: cut, db)
       }

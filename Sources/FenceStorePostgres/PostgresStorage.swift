@@ -380,7 +380,7 @@ public final class PostgresStorage: FenceStorage {
     let isStored = try read { connection in try holdsZoneSet(hash, connection) }
     var chunks: ZoneSetChunks?
     if !isStored {
-      let cut = ZoneSetChunks(cutting: snapshot.zoneSet)
+      let cut = try ZoneSetChunks(cutting: snapshot.zoneSet, toStoreAs: UInt64(bitPattern: hash))
       let held = try read { connection in try heldChunks(of: cut, connection) }
       try sendChunks(cut.chunks, of: snapshot.zoneSet, skipping: held)
       chunks = cut
@@ -391,7 +391,8 @@ public final class PostgresStorage: FenceStorage {
       _ = try rows(
         "SELECT pg_advisory_xact_lock_shared(\(PostgresSchema.zoneSetLockKey))", on: connection)
       if !(try holdsZoneSet(hash, connection)) {
-        let cut = chunks ?? ZoneSetChunks(cutting: snapshot.zoneSet)
+        let cut = try chunks
+          ?? ZoneSetChunks(cutting: snapshot.zoneSet, toStoreAs: UInt64(bitPattern: hash))
         let held = try heldChunks(of: cut, connection)
         try sendChunks(cut.chunks, of: snapshot.zoneSet, skipping: held, on: connection)
         try insertZoneSet(hash: hash, chunks: cut, on: connection)

@@ -37,7 +37,9 @@ struct ZoneSetChunksTests {
 
   @Test func theCutsTileTheBytesWithinTheSizeBoundsAndArePinned() {
     let bytes = Self.bytes(1_000_000)
-    let sizes = Self.sizes(ZoneSetChunks(cutting: bytes), of: bytes)
+    let chunks = ZoneSetChunks(cutting: bytes)
+    #expect(chunks.hash == ContentHash.of(bytes))
+    let sizes = Self.sizes(chunks, of: bytes)
     #expect(sizes.dropLast().allSatisfy { (2_048...65_536).contains($0) })
     // Pinned: a change of the table or the constants would share no chunk with the zone sets
     // stored before it (readable still, but stored again whole at the next snapshot).
@@ -48,6 +50,7 @@ struct ZoneSetChunksTests {
 
   @Test func smallAndEmptyZoneSetsAreOneChunkOrNone() {
     #expect(ZoneSetChunks(cutting: []).chunks.isEmpty)
+    #expect(ZoneSetChunks(cutting: []).hash == ContentHash.of([]))
     let small = Self.bytes(2_048)
     #expect(ZoneSetChunks(cutting: small).chunks == [.init(range: 0..<2_048, hash: ContentHash.of(small))])
   }
@@ -122,6 +125,18 @@ func exerciseZoneSetChunks(
       commandSeq: seq, lastEventSeq: seq * 10, zoneFingerprint: UInt64(seq), zoneSet: zoneSet,
       evaluator: [UInt8(seq)], takenAt: Date(timeIntervalSince1970: 1_800_000_000 + Double(seq)))
   }
+  // Given a key its bytes do not hash to, a new set is refused before anything is stored.
+  var mislabelled = snapshot(1, first)
+  mislabelled.zoneSetHash = ContentHash.of(second)
+  #expect {
+    try storage.writeSnapshot(mislabelled)
+  } throws: { error in
+    guard case StoreError.storageFailed(let message) = error else { return false }
+    return message.contains("zone set of 600000 bytes was given the key")
+  }
+  #expect(try rows() == ZoneSetRows(zoneSets: 0, chunks: 0, parts: 0))
+  #expect(try storage.latestSnapshot() == nil)
+
   try storage.writeSnapshot(snapshot(1, first))
   #expect(try rows() == ZoneSetRows(zoneSets: 1, chunks: firstChunks.count, parts: firstChunks.count))
   #expect(try storage.latestSnapshot()?.zoneSet == first)
