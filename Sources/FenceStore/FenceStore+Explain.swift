@@ -23,7 +23,7 @@ extension FenceStore {
       evaluator = ZoneEvaluator(configuration: configuration)
       seq = 0
     } else if let snapshot = try storage.latestSnapshot() {
-      evaluator = try Self.restoredEvaluator(snapshot, configuration: configuration)
+      evaluator = try Self.restoredEvaluator(snapshot, configuration: configuration).evaluator
       seq = snapshot.commandSeq
     } else {
       throw StoreError.damaged("the command log starts at \(first?.seq ?? 0) without a snapshot")

@@ -55,9 +55,11 @@ extension FenceStore {
     var state: EngineState
     if let snapshot = try storage.latestSnapshot() {
       let isBinary = ZoneSetCoding.isBinary(snapshot.zoneSet)
-      let evaluator = try restoredEvaluator(snapshot, configuration: configuration)
+      let (evaluator, zoneOrder) = try restoredEvaluator(snapshot, configuration: configuration)
       state = EngineState(
         evaluator: evaluator, commandSeq: snapshot.commandSeq, eventSeq: snapshot.lastEventSeq)
+      // The restore's order and fingerprint serve the next snapshot while no zone changes.
+      state.snapshotZoneOrder = zoneOrder
       if isBinary {
         state.snapshotZoneSet = (
           snapshot.zoneSet, snapshot.zoneSetHash ?? SQLiteStorage.hash(snapshot.zoneSet)
@@ -158,7 +160,7 @@ extension FenceStore {
   ///   restore.
   static func restoredEvaluator(
     _ snapshot: SnapshotRecord, configuration: ZoneEvaluator.Configuration
-  ) throws -> ZoneEvaluator {
+  ) throws -> (evaluator: ZoneEvaluator, zoneOrder: ZoneEvaluator.SnapshotZoneOrder) {
     let zones: [Zone]
     do {
       if ZoneSetCoding.isBinary(snapshot.zoneSet) {
@@ -175,9 +177,12 @@ extension FenceStore {
       throw StoreError.damaged("the zone set of snapshot \(snapshot.commandSeq) does not load: \(error)")
     }
     do {
-      var evaluator = try ZoneEvaluator(configuration: configuration, zones: zones)
-      try evaluator.restore(try EvaluatorSnapshot(decoding: snapshot.evaluator))
-      return evaluator
+      // The zone set is in id order: the evaluator gives its zones' id order without a sort.
+      var (evaluator, slotsInIDOrder) = try ZoneEvaluator.loaded(
+        configuration: configuration, zones: zones)
+      let zoneOrder = try evaluator.restore(
+        try EvaluatorSnapshot(decoding: snapshot.evaluator), zoneSlotsInIDOrder: slotsInIDOrder)
+      return (evaluator, zoneOrder)
     } catch {
       throw StoreError.damaged("snapshot \(snapshot.commandSeq) does not restore: \(error)")
     }

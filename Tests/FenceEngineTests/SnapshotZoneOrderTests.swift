@@ -68,6 +68,55 @@ import Testing
     #expect(reused == 5)
   }
 
+  /// `loaded(configuration:zones:)` gives the id order `zoneSlotsInIDOrder()` sorts, from the
+  /// order the zones were applied in when they come in ascending id order: a large set (put in
+  /// spatial order, applied in file order), one with a lifetime (applied in spatial order, not
+  /// in file order), a small one; and sorted when they do not come in id order. Restoring
+  /// with it gives what the public restore gives, and the order it hands back is the one the
+  /// next snapshot would make.
+  @Test func loadedZonesGiveTheirIDOrderWithoutASort() throws {
+    var generator = SeededGenerator(seed: 17)
+    func circle(_ id: String, lifetime: Bool = false) throws -> Zone {
+      var zone = try Zone.circle(
+        id, center: at(north: Double.random(in: 0...2000, using: &generator),
+          east: Double.random(in: 0...2000, using: &generator)), radius: 50)
+      if lifetime { zone.rules.validUntil = Timestamp(microsecondsSinceEpoch: 9_000_000_000_000_000) }
+      return zone
+    }
+    let ids = (0..<600).map { "z\(100_000 + $0 * 7)" }
+    let sets: [(label: String, zones: [Zone])] = [
+      ("large", try ids.map { try circle($0) }),
+      ("with a lifetime", try ids.map { try circle($0, lifetime: $0.hasSuffix("7")) }),
+      ("small", try ids.prefix(40).map { try circle($0) }),
+      ("not in id order", try ids.shuffled(using: &generator).map { try circle($0) }),
+    ]
+    for (label, zones) in sets {
+      let (evaluator, slots) = try ZoneEvaluator.loaded(configuration: .default, zones: zones)
+      #expect(slots == evaluator.zoneSlotsInIDOrder(), "\(label)")
+      // The large set was put in spatial order: its slots are not its id order.
+      if label == "large" { #expect(slots != Array(0..<Int32(600))) }
+
+      var source = try ZoneEvaluator(zones: zones)
+      // A device checked in to the first zone (and any circle over it), so that the snapshot
+      // holds records.
+      let box = zones[0].fences[0].area.boundingBox
+      var events: [ZoneEvent] = []
+      source.process(
+        LocationFix(
+          device: "d", time: Timestamp(microsecondsSinceEpoch: 1_000_000),
+          latitude: (box.south + box.north) / 2, longitude: (box.west + box.east) / 2),
+        into: &events)
+      #expect(!events.isEmpty && events.allSatisfy { $0.kind == .checkIn }, "\(label)")
+      let snapshot = source.snapshot()
+      var restored = evaluator
+      let order = try restored.restore(snapshot, zoneSlotsInIDOrder: slots)
+      var reference = evaluator
+      try reference.restore(snapshot)
+      #expect(restored.snapshot() == reference.snapshot(), "\(label)")
+      #expect(order.slots == slots && order.fingerprint == snapshot.zoneFingerprint, "\(label)")
+    }
+  }
+
   /// The order after zone changes, brought up to date from the one before, is the sorted order:
   /// random rounds of removals, additions (ids before, between and after the others, many
   /// refilling freed slots) and replacements; and from orders that are not this evaluator's

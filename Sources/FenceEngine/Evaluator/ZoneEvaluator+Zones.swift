@@ -185,12 +185,24 @@ extension ZoneEvaluator {
   /// ``add(_:)-([Zone])``, choosing whether a first large load may be applied in file order
   /// (tests compare both ways).
   mutating func add(_ zones: consuming [Zone], fileOrderAllowed: Bool) throws {
+    var order: [Int]?
+    try add(zones, fileOrderAllowed: fileOrderAllowed, appliedOrder: &order)
+  }
+
+  /// ``add(_:fileOrderAllowed:)``; unless `appliedOrder` is nil, leaves there the order the
+  /// zones were applied in (indices into `zones`): into an evaluator without zones or free
+  /// slots, zone `appliedOrder[k]` lands in slot `k`. (Nil by default: at a million zones the
+  /// order is 8 MB, which a load must not keep past the apply, where its peak is.)
+  mutating func add(
+    _ zones: consuming [Zone], fileOrderAllowed: Bool, appliedOrder: inout [Int]?
+  ) throws {
     let prepared = try validate(zones, replacingEverything: false)
     // Validation's id tables and the curve's keys are freed, and given back, before the tables
     // are reserved: at a million circles the load's peak sits in the apply that follows, with
     // every zone still alive (decision 0012, "Trimmed between the steps").
     releaseFreeMemory(forLoadOf: zones.count)
     let order = Self.spatialOrder(of: zones)
+    if appliedOrder != nil { appliedOrder = order }
     releaseFreeMemory(forLoadOf: zones.count)
     let inFileOrder = fileOrderAllowed && canApplyInFileOrder(zones)
     reserveCapacity(adding: zones, idTables: !inFileOrder)

@@ -36,6 +36,26 @@ extension ZoneEvaluator {
     let fingerprint: UInt64
   }
 
+  /// An evaluator loaded with `zones` as ``init(configuration:zones:)`` loads them, and its
+  /// zone slots in id order: without a sort when `zones` come in ascending id order (a
+  /// snapshot's zone set), from the order they were applied in, checked and, were it ever
+  /// wrong, put right by ``zoneSlotsInIDOrder(updating:)`` in one pass; sorted otherwise.
+  package static func loaded(
+    configuration: Configuration, zones: consuming [Zone]
+  ) throws -> (evaluator: ZoneEvaluator, slotsInIDOrder: [Int32]) {
+    let ascending = zones.withUnsafeBufferPointer { zones in
+      zones.indices.dropFirst().allSatisfy { zones[$0 - 1].id < zones[$0].id }
+    }
+    var evaluator = ZoneEvaluator(configuration: configuration)
+    var applied: [Int]? = ascending ? [] : nil
+    try evaluator.add(consume zones, fileOrderAllowed: true, appliedOrder: &applied)
+    guard let applied else { return (evaluator, evaluator.zoneSlotsInIDOrder()) }
+    // Zone `applied[slot]` of the ascending ids went to `slot`.
+    var candidate = [Int32](repeating: -1, count: applied.count)
+    for (slot, index) in applied.enumerated() { candidate[index] = Int32(slot) }
+    return (evaluator, evaluator.zoneSlotsInIDOrder(updating: candidate).slots)
+  }
+
   /// ``snapshot()``, taking the zones' order and fingerprint from `order` when no zone changed
   /// since it was made, and leaving there the ones it used: the same snapshot, without the
   /// pass over every zone while the zones stay as they are.
@@ -157,13 +177,35 @@ extension ZoneEvaluator {
   ///   when the zones differ, ``SnapshotError/Fault/unknownID(_:)`` or
   ///   ``SnapshotError/Fault/malformed(_:)`` for an inconsistent snapshot; nothing changes then.
   public mutating func restore(_ snapshot: EvaluatorSnapshot) throws {
-    let fingerprint = zoneFingerprint
+    try restore(snapshot, zoneSlotsInIDOrder: zoneSlotsInIDOrder())
+  }
+
+  /// ``restore(_:)``, given this evaluator's zone slots in id order (``zoneSlotsInIDOrder()``,
+  /// or as ``loaded(configuration:zones:)`` gives them without sorting): the fingerprint is
+  /// made over them, and the snapshot's zones, in the same order, are matched to them in
+  /// place; a zone where the two differ is looked up by id.
+  ///
+  /// - Returns: the order and fingerprint as of before the restore's zone clock ran, for
+  ///   ``snapshot(reusing:)`` (a zone whose state the clock changed makes them be made again).
+  @discardableResult
+  package mutating func restore(
+    _ snapshot: EvaluatorSnapshot, zoneSlotsInIDOrder order: [Int32]
+  ) throws -> SnapshotZoneOrder {
+    let generation = zoneGeneration
+    let fingerprint = zoneFingerprint(slotsInIDOrder: order)
     guard snapshot.zoneFingerprint == fingerprint else {
       throw SnapshotError(.zoneMismatch(snapshot: snapshot.zoneFingerprint, evaluator: fingerprint))
     }
     // Everything is built aside first, so that a throw changes nothing.
     var sequences: [(slot: Int32, sequence: UInt64)] = []
-    for zone in snapshot.zoneSequences {
+    sequences.reserveCapacity(snapshot.zoneSequences.count)
+    for (index, zone) in snapshot.zoneSequences.enumerated() {
+      // In place while the snapshot's id order and this evaluator's agree (a million zones'
+      // ids were filed in the id table, about a tenth of a restore, only to be looked up).
+      if index < order.count, zoneID(at: order[index]) == zone.zone {
+        sequences.append((order[index], zone.addedSequence))
+        continue
+      }
       guard let slot = zoneSlot(id: zone.zone) else { throw SnapshotError(.unknownID(zone.zone)) }
       sequences.append((slot, zone.addedSequence))
     }
@@ -257,6 +299,7 @@ extension ZoneEvaluator {
     rejections = snapshot.rejections
     acceptedFixCount = snapshot.acceptedFixCount
     skippedFixCount = snapshot.skippedFixCount
+    return SnapshotZoneOrder(generation: generation, slots: order, fingerprint: fingerprint)
   }
 
   /// A 64-bit FNV-1a hash of everything about the loaded zones that events depend on: zone ids,
