@@ -7,12 +7,21 @@ public struct ContentHash: Hashable, Sendable {
 
   public init() {}
 
+  /// FNV-1a's 64-bit prime (``ZoneSetChunks`` runs two chains of it side by side).
+  static let prime: UInt64 = 0x0000_0100_0000_01b3
+
+  /// `value` as 16 hexadecimal digits, as messages and the zone-source note show keys.
+  static func hexadecimal(_ value: UInt64) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+  }
+
   /// Feeds bytes.
   public mutating func combine(_ bytes: UnsafeRawBufferPointer) {
     var hash = value
     for byte in bytes {
       hash ^= UInt64(byte)
-      hash = hash &* 0x0000_0100_0000_01b3
+      hash = hash &* Self.prime
     }
     value = hash
   }

@@ -18,7 +18,7 @@ extension FenceStore {
   /// reads the source again.
   public func noteZoneSource(digest: UInt64) throws {
     let zoneSet = try currentZoneSetHash()
-    try storage.setMetadata(Self.zoneSourceKey, "\(hex(digest)) \(hex(zoneSet))")
+    try storage.setMetadata(Self.zoneSourceKey, "\(ContentHash.hexadecimal(digest)) \(ContentHash.hexadecimal(zoneSet))")
   }
 
   /// Whether the last noted source has this digest and the zones are still exactly what it
@@ -27,8 +27,8 @@ extension FenceStore {
   public func holdsZoneSource(digest: UInt64) throws -> Bool {
     guard let note = try storage.metadata(Self.zoneSourceKey) else { return false }
     let parts = note.split(separator: " ")
-    guard parts.count == 2, parts[0] == hex(digest) else { return false }
-    return parts[1] == hex(try currentZoneSetHash())
+    guard parts.count == 2, parts[0] == ContentHash.hexadecimal(digest) else { return false }
+    return parts[1] == ContentHash.hexadecimal(try currentZoneSetHash())
   }
 
   /// The hash of the current zones in the snapshots' binary form, encoded only when the zones
@@ -38,10 +38,5 @@ extension FenceStore {
       guard !state.isClosed else { throw StoreError.closed }
       return state.encodedZoneSet().hash
     }
-  }
-
-  private func hex(_ value: UInt64) -> String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
   }
 }

@@ -246,7 +246,10 @@ public final class SQLiteStorage: FenceStorage {
       if !(try Self.holdsZoneSet(hash, db)) {
         let cut = try chunks
           ?? ZoneSetChunks(cutting: snapshot.zoneSet, toStoreAs: UInt64(bitPattern: hash))
-        try Self.insertChunks(cut.chunks, of: snapshot.zoneSet, skipping: try Self.heldChunks(db), db)
+        let held = try Self.heldChunks(db)
+        try Self.insertChunks(
+          cut.chunks.lazy.filter { !held.contains(Int64(bitPattern: $0.hash)) },
+          of: snapshot.zoneSet, db)
         try Self.insertZoneSet(hash: hash, chunks: cut, db)
       }
       try db.execute(
@@ -271,7 +274,7 @@ public final class SQLiteStorage: FenceStorage {
     var batchBytes = 0
     func write() throws {
       guard !batch.isEmpty else { return }
-      try pool.write { db in try Self.insertChunks(batch, of: bytes, skipping: [], db) }
+      try pool.write { db in try Self.insertChunks(batch, of: bytes, db) }
       batch.removeAll(keepingCapacity: true)
       batchBytes = 0
     }
@@ -295,17 +298,14 @@ public final class SQLiteStorage: FenceStorage {
     return held
   }
 
-  /// Inserts `chunks` of `bytes` but those in `skipping` (and a chunk already stored).
+  /// Inserts `chunks` of `bytes`; one already stored (a repeat) is left as it is.
   private static func insertChunks(
-    _ chunks: [ZoneSetChunks.Chunk], of bytes: [UInt8], skipping held: Set<Int64>, _ db: Database
+    _ chunks: some Sequence<ZoneSetChunks.Chunk>, of bytes: [UInt8], _ db: Database
   ) throws {
-    var held = held
     let insert = try db.cachedStatement(
       sql: "INSERT OR IGNORE INTO zone_set_chunks(hash, body) VALUES (?, ?)")
     for chunk in chunks {
-      let key = Int64(bitPattern: chunk.hash)
-      guard held.insert(key).inserted else { continue }
-      try insert.execute(arguments: [key, Data(bytes[chunk.range])])
+      try insert.execute(arguments: [Int64(bitPattern: chunk.hash), Data(bytes[chunk.range])])
     }
   }
 

@@ -52,8 +52,8 @@ package struct ZoneSetChunks: Sendable {
         // Both FNV-1a hashes in one pass: their multiplications do not wait for each other.
         var hash = basis
         for byte in buffer[start..<end] {
-          hash = (hash ^ UInt64(byte)) &* Self.fnvPrime
-          whole = (whole ^ UInt64(byte)) &* Self.fnvPrime
+          hash = (hash ^ UInt64(byte)) &* ContentHash.prime
+          whole = (whole ^ UInt64(byte)) &* ContentHash.prime
         }
         chunks.append(Chunk(range: start..<end, hash: hash))
         start = end
@@ -62,9 +62,6 @@ package struct ZoneSetChunks: Sendable {
     self.chunks = chunks
     self.hash = whole
   }
-
-  /// FNV-1a's 64-bit prime, as ``ContentHash`` uses it.
-  static let fnvPrime: UInt64 = 0x0000_0100_0000_01b3
 
   /// The end of the chunk that starts at `start`.
   static func cut(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
@@ -98,7 +95,7 @@ package struct ZoneSetChunks: Sendable {
     guard self.hash == hash else {
       throw StoreError.storageFailed(
         "a snapshot's zone set of \(bytes.count) bytes was given the key "
-          + "\(Self.hexadecimal(hash)), but its bytes hash to \(Self.hexadecimal(self.hash))")
+          + "\(ContentHash.hexadecimal(hash)), but its bytes hash to \(ContentHash.hexadecimal(self.hash))")
     }
   }
 
@@ -129,14 +126,9 @@ package struct ZoneSetChunks: Sendable {
     let actual = ContentHash.of(bytes)
     guard actual == hash else {
       throw StoreError.damaged(
-        "zone set \(hexadecimal(hash)): its \(parts.count) chunks (\(bytes.count) bytes) hash to "
-          + "\(hexadecimal(actual)); a chunk is missing or altered")
+        "zone set \(ContentHash.hexadecimal(hash)): its \(parts.count) chunks (\(bytes.count) bytes) hash to "
+          + "\(ContentHash.hexadecimal(actual)); a chunk is missing or altered")
     }
     return bytes
-  }
-
-  private static func hexadecimal(_ value: UInt64) -> String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
   }
 }

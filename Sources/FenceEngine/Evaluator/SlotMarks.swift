@@ -3,8 +3,8 @@
 ///
 /// A few slots are kept sorted and found by a binary search; many get a flag per slot. The
 /// flags alone cost a table as long as the slot tables to fill, clear and free at every
-/// change: a megabyte for each `DELETE` of one zone of a million (about 80 µs of a 1 ms
-/// request in `fenced`).
+/// change: a megabyte for each `DELETE` of one zone of a million (5 % of `fenced`'s processor
+/// samples over the zone churn, `Docs/Scaling.md`; the requests' wall time did not show it).
 struct SlotMarks {
   /// Up to this many slots are kept sorted; more get a flag per slot.
   static let sortedLimit = 64
