@@ -14,10 +14,11 @@ def free_port():
 
 def start_fenced(fenced, data, arguments, scratch):
     """Starts `fenced serve --data DATA` on a free loopback port with `arguments`, its output
-    appended to SCRATCH/fenced.log, and waits until /healthz answers. Returns the process, its
+    appended to SCRATCH/fenced.log (SCRATCH made if missing), and waits until /healthz answers. Returns the process, its
     base URL and the seconds it took; exits when the daemon exits first. With `--postgres URL`
     among the arguments the store is that database and DATA is not passed."""
     port = free_port()
+    os.makedirs(scratch, exist_ok=True)
     log = open(os.path.join(scratch, "fenced.log"), "a")
     t0 = time.perf_counter()
     process = subprocess.Popen(

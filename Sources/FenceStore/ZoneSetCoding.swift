@@ -103,15 +103,19 @@ enum ZoneSetCoding {
 
   // MARK: Decoding
 
-  /// A zone read from the bytes, with its polygons still as rings (built afterwards, in
-  /// parallel).
-  private struct ZoneRecipe {
-    var zone: Zone
-    /// Per fence of `zone.fences` that is a polygon: its index there and its polygons' rings.
-    var polygonFences: [(index: Int, polygons: [[[Coordinate]]])] = []
+  /// A polygon fence read from the bytes, still as rings: built afterwards, in parallel
+  /// (``buildPolygons(_:into:)``), into the fence at `fence` of the zone at `zone`.
+  private struct PolygonRecipe {
+    var zone: Int
+    var fence: Int
+    var polygons: [[[Coordinate]]]
   }
 
   /// The zones of bytes written by ``encode(_:)``.
+  ///
+  /// The zones are read into the array they are returned in, and each polygon fence is put in
+  /// place once built: a zone is never copied on the way (at a million zones, copying each
+  /// zone's strings and lists twice was a tenth of a restart).
   ///
   /// - Throws: ``PayloadError`` when the bytes are truncated or hold an impossible value.
   static func decode(_ bytes: [UInt8]) throws(PayloadError) -> [Zone] {
@@ -119,30 +123,41 @@ enum ZoneSetCoding {
     var reader = ByteReader(bytes)
     reader.offset = magic.count
     let zoneCount = try reader.count(stride: 8)
-    var recipes: [ZoneRecipe] = []
-    recipes.reserveCapacity(zoneCount)
-    for _ in 0..<zoneCount { recipes.append(try readZone(&reader)) }
+    var zones: [Zone] = []
+    zones.reserveCapacity(zoneCount)
+    var polygonRecipes: [PolygonRecipe] = []
+    for index in 0..<zoneCount {
+      zones.append(try readZone(&reader, index: index, polygons: &polygonRecipes))
+    }
     guard reader.isAtEnd else { throw PayloadError(offset: reader.offset, "bytes after the last zone") }
-    return try buildPolygons(recipes)
+    if !polygonRecipes.isEmpty { try buildPolygons(polygonRecipes, into: &zones) }
+    return zones
   }
 
-  private static func readZone(_ reader: inout ByteReader) throws(PayloadError) -> ZoneRecipe {
+  /// Reads the zone at `index`; its polygon fences get a placeholder area, and their rings go
+  /// to `polygons`.
+  private static func readZone(
+    _ reader: inout ByteReader, index: Int, polygons polygonRecipes: inout [PolygonRecipe]
+  ) throws(PayloadError) -> Zone {
     let id = try reader.string()
     let flags = try reader.u8()
     let name = flags & 1 != 0 ? try reader.string() : nil
     let description = flags & 2 != 0 ? try reader.string() : nil
     let customDataOffset = reader.offset
     let customDataText = try reader.string()
-    let customData: JSONObject
-    do {
-      guard case .object(let object) = try JSONReader.parse(customDataText) else {
-        throw PayloadError(offset: customDataOffset, "custom data is not a JSON object")
+    var customData = JSONObject()
+    // Most zones carry none: "{}" needs no parser.
+    if customDataText != "{}" {
+      do {
+        guard case .object(let object) = try JSONReader.parse(customDataText) else {
+          throw PayloadError(offset: customDataOffset, "custom data is not a JSON object")
+        }
+        customData = object
+      } catch let error as PayloadError {
+        throw error
+      } catch {
+        throw PayloadError(offset: customDataOffset, "custom data: \(error)")
       }
-      customData = object
-    } catch let error as PayloadError {
-      throw error
-    } catch {
-      throw PayloadError(offset: customDataOffset, "custom data: \(error)")
     }
     let retrigger = try reader.f64()
     let dwell = flags & 4 != 0 ? try reader.f64() : nil
@@ -171,8 +186,7 @@ enum ZoneSetCoding {
         }
       }
     }
-    var recipe = ZoneRecipe(
-      zone: Zone(id: id, name: name, description: description, customData: customData, rules: rules))
+    var zone = Zone(id: id, name: name, description: description, customData: customData, rules: rules)
     let fenceCount = try reader.count(stride: 3)
     for _ in 0..<fenceCount {
       let fenceID = try reader.string()
@@ -185,7 +199,7 @@ enum ZoneSetCoding {
         do {
           let circle = try Circle(
             center: Coordinate(latitude: latitude, longitude: longitude), radius: radius)
-          recipe.zone.fences.append(Fence(id: fenceID, name: fenceName, area: .circle(circle)))
+          zone.fences.append(Fence(id: fenceID, name: fenceName, area: .circle(circle)))
         } catch {
           throw PayloadError(offset: reader.offset, "zone \(id) fence \(fenceID): \(error)")
         }
@@ -201,8 +215,8 @@ enum ZoneSetCoding {
           polygons.append(rings)
         }
         // A placeholder area until the polygons are built.
-        recipe.polygonFences.append((recipe.zone.fences.count, polygons))
-        recipe.zone.fences.append(Fence(id: fenceID, name: fenceName, area: placeholder))
+        polygonRecipes.append(PolygonRecipe(zone: index, fence: zone.fences.count, polygons: polygons))
+        zone.fences.append(Fence(id: fenceID, name: fenceName, area: placeholder))
       case let tag:
         throw PayloadError(offset: reader.offset - 1, "unknown area kind \(tag)")
       }
@@ -230,8 +244,8 @@ enum ZoneSetCoding {
         throw PayloadError(offset: reader.offset, "zone \(id) GEOLINE \(geolineID): \(error)")
       }
     }
-    if !geolines.isEmpty { recipe.zone.geolines = geolines }
-    return recipe
+    if !geolines.isEmpty { zone.geolines = geolines }
+    return zone
   }
 
   private static func readName(_ reader: inout ByteReader) throws(PayloadError) -> String? {
@@ -257,40 +271,44 @@ enum ZoneSetCoding {
   private static let placeholder = Area.circle(
     try! Circle(center: Coordinate(uncheckedLatitude: 0, longitude: 0), radius: 1))
 
-  /// Builds every polygon fence (its edge and stripe indexes are most of the work), the zones
-  /// shared out over the processors.
-  private static func buildPolygons(_ recipes: [ZoneRecipe]) throws(PayloadError) -> [Zone] {
+  /// Builds every polygon fence (its edge and stripe indexes are most of the work), shared out
+  /// over the processors, and puts each in its zone in place of the placeholder.
+  private static func buildPolygons(
+    _ recipes: [PolygonRecipe], into zones: inout [Zone]
+  ) throws(PayloadError) {
     let parts = max(1, min(recipes.count, 8))
-    nonisolated(unsafe) let built = UnsafeMutableBufferPointer<Result<Zone, PayloadError>>.allocate(
-      capacity: recipes.count)
+    nonisolated(unsafe) let built = UnsafeMutableBufferPointer<Result<MultiPolygon, PayloadError>>
+      .allocate(capacity: recipes.count)
     defer { built.deinitialize().deallocate() }
+    let names = recipes.map { zones[$0.zone].fences[$0.fence].id }
+    let zoneIDs = recipes.map { zones[$0.zone].id }
     let step: @Sendable (Int) -> Void = { part in
       for index in stride(from: part, to: recipes.count, by: parts) {
-        (built.baseAddress! + index).initialize(to: build(recipes[index]))
+        (built.baseAddress! + index).initialize(
+          to: build(recipes[index].polygons, fence: names[index], zone: zoneIDs[index]))
       }
     }
     if parts == 1 { step(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: step) }
-    var zones: [Zone] = []
-    zones.reserveCapacity(recipes.count)
-    for result in built { zones.append(try result.get()) }
-    return zones
+    for (index, recipe) in recipes.enumerated() {
+      let multipolygon = try built[index].get()
+      let fence = zones[recipe.zone].fences[recipe.fence]
+      zones[recipe.zone].fences[recipe.fence] = Fence(
+        id: fence.id, name: fence.name, area: .polygon(multipolygon))
+    }
   }
 
-  private static func build(_ recipe: ZoneRecipe) -> Result<Zone, PayloadError> {
-    var zone = recipe.zone
-    for (index, polygons) in recipe.polygonFences {
-      let fence = zone.fences[index]
-      do {
-        let parts = try polygons.map { rings in
-          try Polygon(exterior: rings.first ?? [], holes: Array(rings.dropFirst()), name: fence.id)
-        }
-        // As the zone loader builds it, so the zone is the same value.
-        let multipolygon = try MultiPolygon(parts, name: fence.id)
-        zone.fences[index] = Fence(id: fence.id, name: fence.name, area: .polygon(multipolygon))
-      } catch {
-        return .failure(PayloadError(offset: 0, "zone \(zone.id) fence \(fence.id): \(error)"))
+  /// One polygon fence's area, built as the zone loader builds it (so the zone is the same
+  /// value).
+  private static func build(
+    _ polygons: [[[Coordinate]]], fence: String, zone: String
+  ) -> Result<MultiPolygon, PayloadError> {
+    do {
+      let parts = try polygons.map { rings in
+        try Polygon(exterior: rings.first ?? [], holes: Array(rings.dropFirst()), name: fence)
       }
+      return .success(try MultiPolygon(parts, name: fence))
+    } catch {
+      return .failure(PayloadError(offset: 0, "zone \(zone) fence \(fence): \(error)"))
     }
-    return .success(zone)
   }
 }

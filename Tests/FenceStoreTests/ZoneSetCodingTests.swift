@@ -101,6 +101,57 @@ import Testing
     #expect(throws: PayloadError.self) { try ZoneSetCoding.decode(damaged) }
   }
 
+  /// A polygon fence that does not build (a ring of three points, the first repeated) is
+  /// refused with its zone's and its own id, whichever zone of the set holds it, and no zone
+  /// comes back.
+  @Test func refusesAPolygonThatDoesNotBuildNamingItsZoneAndFence() throws {
+    func zoneRecord(_ id: String, ring: [Coordinate], to writer: inout ByteWriter) {
+      writer.string(id)
+      writer.u8(0)  // no name, description, dwell or rules v2
+      writer.string("{}")
+      writer.f64(0)
+      writer.u8(1)
+      writer.u8(1)
+      writer.f64(0)
+      writer.i64(1)
+      writer.varint(1)  // one fence
+      writer.string("\(id)-fence")
+      writer.u8(0)  // no name
+      writer.u8(1)  // a polygon
+      writer.varint(1)  // of one part
+      writer.varint(1)  // of one ring
+      writer.varint(UInt64(ring.count))
+      for vertex in ring {
+        writer.f64(vertex.latitude)
+        writer.f64(vertex.longitude)
+      }
+      writer.varint(0)  // no GEOLINE
+    }
+    let square = [
+      base, base.moved(east: 100), base.moved(north: 100, east: 100), base.moved(north: 100), base,
+    ]
+    let flat = [base, base.moved(east: 100), base]
+    for broken in 0..<3 {
+      var writer = ByteWriter()
+      writer.bytes = ZoneSetCoding.magic
+      writer.varint(3)
+      for k in 0..<3 { zoneRecord("z\(k)", ring: k == broken ? flat : square, to: &writer) }
+      #expect {
+        _ = try ZoneSetCoding.decode(writer.bytes)
+      } throws: { error in
+        "\(error)".hasPrefix("zone z\(broken) fence z\(broken)-fence: ")
+      }
+    }
+    var writer = ByteWriter()
+    writer.bytes = ZoneSetCoding.magic
+    writer.varint(3)
+    for k in 0..<3 { zoneRecord("z\(k)", ring: square, to: &writer) }
+    let zones = try ZoneSetCoding.decode(writer.bytes)
+    #expect(zones.map(\.id) == ["z0", "z1", "z2"])
+    #expect(zones.map(\.customData) == [[:], [:], [:]])
+    #expect(zones.map { $0.fences[0].area.contains(Position(base.moved(north: 50, east: 50))) } == [true, true, true])
+  }
+
   /// A store whose snapshot holds the GeoJSON zone set of earlier versions still opens, and its
   /// next snapshot is written in the binary form.
   @Test func aGeoJSONSnapshotStillRestores() throws {
