@@ -73,6 +73,9 @@ public final class FenceStore: Sendable {
   let commandQueue = DispatchQueue(label: "FenceStore.commands")
   /// Makes and writes snapshots, one at a time (``snapshot()``, and in the background).
   let snapshotQueue = DispatchQueue(label: "FenceStore.snapshots")
+  /// Builds, off the lock, what the evaluator left to build on first use
+  /// (``buildDeferredTablesInBackground(_:)``).
+  let backgroundQueue = DispatchQueue(label: "FenceStore.background", qos: .utility)
   /// Runs reads for the `async` methods.
   let readQueue = DispatchQueue(label: "FenceStore.reads", attributes: .concurrent)
 
@@ -109,6 +112,7 @@ public final class FenceStore: Sendable {
     recovery = recovered.report
     head = EventHead(seq: recovered.state.eventSeq)
     engine = LockedValue(recovered.state)
+    engine.withLock { buildDeferredTablesInBackground($0) }
   }
 
   // MARK: - Commands
@@ -147,6 +151,7 @@ public final class FenceStore: Sendable {
         return (nil, nil)
       }
       snapshotIfDue(commandStarted: started, state: &state)
+      buildDeferredTablesInBackground(state)
       return (answer, state.eventSeq)
     }
     if let newHead { head.publish(newHead) }
@@ -321,10 +326,25 @@ public final class FenceStore: Sendable {
       }
       try append(commits, state: &state)
       snapshotIfDue(commandStarted: started, state: &state)
+      buildDeferredTablesInBackground(state)
       return (answers, state.eventSeq)
     }
     head.publish(newHead)
     return answers
+  }
+
+  /// Starts, on ``backgroundQueue``, the build of the zone id table that a restore or a large
+  /// first load leaves for its first use (``FenceEngine/ZoneEvaluator/deferredZoneIDTableBuild()``),
+  /// so that the first zone change or lookup by id does not build it while requests wait. Called
+  /// under the lock after opening and after commands; does nothing when there is none to build.
+  func buildDeferredTablesInBackground(_ state: EngineState) {
+    guard let build = state.evaluator.deferredZoneIDTableBuild() else { return }
+    backgroundQueue.async(execute: build)
+  }
+
+  /// Returns once the tables handed to ``backgroundQueue`` are built (for tests).
+  func waitForBackgroundBuilds() {
+    backgroundQueue.sync {}
   }
 
   /// Applies a command to an evaluator, appending its events: the one place both the live path

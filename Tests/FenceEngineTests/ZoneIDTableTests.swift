@@ -39,6 +39,34 @@ import Testing
     }
   }
 
+  /// The build handed out for another thread (a daemon's, after a load or restore) fills the
+  /// shared box once: handed out once, run on another thread, then every lookup finds the eager
+  /// table's slots, and the first change takes the built table as the evaluator's own.
+  @Test func theHandedOutBuildFillsTheBoxOnce() async throws {
+    var (evaluator, zones) = try loaded()
+    let build = try #require(evaluator.deferredZoneIDTableBuild())
+    #expect(evaluator.deferredZoneIDTableBuild() == nil)
+    #expect(!evaluator.zoneSlotByID.isBuiltInBox)
+    await Task.detached { build() }.value
+    #expect(evaluator.zoneSlotByID.isDeferred)
+    #expect(evaluator.zoneSlotByID.isBuiltInBox)
+    var eager = ZoneEvaluator()
+    try eager.add(zones, fileOrderAllowed: false)
+    for zone in zones { #expect(evaluator.zoneSlot(id: zone.id) == eager.zoneSlot(id: zone.id)) }
+    #expect(evaluator.zoneSlot(id: "nowhere") == nil)
+    let removed = evaluator.remove(zoneID: zones[3].id)
+    #expect(removed)
+    #expect(!evaluator.zoneSlotByID.isDeferred)
+    #expect(evaluator.deferredZoneIDTableBuild() == nil)
+    #expect(evaluator.zoneCount == 406)
+    #expect(evaluator.zone(id: zones[3].id) == nil)
+    for zone in zones where zone.id != zones[3].id {
+      #expect(evaluator.zoneSlot(id: zone.id) == eager.zoneSlot(id: zone.id))
+    }
+    // An evaluator whose table is filed eagerly has no build to hand out.
+    #expect(eager.deferredZoneIDTableBuild() == nil)
+  }
+
   /// A change materializes the table in the evaluator changed; a copy taken before keeps its
   /// own zones, deferred, whether or not a lookup built the shared table first.
   @Test(arguments: [false, true])

@@ -1,6 +1,6 @@
-import FenceEngine
 import FenceFormats
-import FenceStore
+@testable import FenceEngine
+@testable import FenceStore
 import FenceTesting
 import FenceTestSupport
 import Foundation
@@ -275,6 +275,45 @@ import Testing
         #expect(reopened.zones == [Self.z])
         try reopened.close()
       }
+    }
+  }
+}
+
+/// The zone id table a large first load or a restore leaves for its first use is built off the
+/// lock right after (``FenceStore/buildDeferredTablesInBackground(_:)``), so that a daemon's
+/// first zone change finds it built; the changes then answer as without it.
+@Suite struct DeferredZoneTableStoreTests {
+  /// Whether the store's zone id table is deferred, and built in its box.
+  private func table(of store: FenceStore) -> (deferred: Bool, built: Bool) {
+    store.engine.withLock { state in
+      (state.evaluator.zoneSlotByID.isDeferred, state.evaluator.zoneSlotByID.isBuiltInBox)
+    }
+  }
+
+  @Test func theTableIsBuiltAfterTheFirstLoadAndAfterARestore() throws {
+    try withTemporaryDirectory { directory in
+      let zones = try (0..<300).map { k in
+        try Zone.circle(
+          String(format: "zone-%03d", k), center: base.moved(north: Double(k / 20) * 500, east: Double(k % 20) * 500),
+          radius: 100)
+      }
+      let path = directory.sub("store")
+      do {
+        let store = try FenceStore(directory: path)
+        _ = try store.execute(.replaceAllZones(zones))
+        store.waitForBackgroundBuilds()
+        #expect(table(of: store) == (true, true))
+        try store.close()
+      }
+      let store = try FenceStore(directory: path)
+      #expect(store.recovery.snapshotCommandSeq == 1)
+      store.waitForBackgroundBuilds()
+      #expect(table(of: store) == (true, true))
+      #expect(try store.execute(.removeZone("zone-007")) != nil)
+      #expect(try store.execute(.removeZone("zone-007")) == nil)
+      #expect(store.zones.map(\.id) == zones.map(\.id).filter { $0 != "zone-007" })
+      #expect(table(of: store) == (false, false))
+      try store.close()
     }
   }
 }

@@ -112,6 +112,17 @@ extension ZoneEvaluator {
     slots.withUnsafeBufferPointer { zoneSlotByID.set(id, slot: slot, zones: $0) }
   }
 
+  /// The build of the zone id table a large first load or a restore left for its first use
+  /// (``ZoneIDTable``), to run on another thread while this evaluator goes on; nil when there
+  /// is none to build, or it was handed out before.
+  ///
+  /// For a daemon: its first zone change or lookup by id would otherwise build the table while
+  /// requests wait (0.15-0.25 s at a million zones). A lookup or change while the build runs
+  /// waits for it and then uses the table it built.
+  package func deferredZoneIDTableBuild() -> (@Sendable () -> Void)? {
+    zoneSlotByID.build(of: zoneSlots)
+  }
+
   /// Builds a deferred zone id table now (``ZoneIDTable``), before a change that walks it.
   mutating func materializeZoneIDTable() {
     let slots = zoneSlots

@@ -25,6 +25,8 @@ struct ZoneIDTable: Sendable {
     /// The number of zones (every slot of the zone table holds one when deferred).
     let count: Int
     let built = Mutex<IDSlotTable?>(nil)
+    /// Whether ``ZoneIDTable/build(of:)`` handed out the build already.
+    let buildHandedOut = Atomic<Bool>(false)
 
     init(count: Int) { self.count = count }
   }
@@ -36,6 +38,9 @@ struct ZoneIDTable: Sendable {
 
   /// Whether the table waits for its first use (for tests).
   var isDeferred: Bool { deferred != nil }
+
+  /// Whether the table is deferred and built in its box already (for tests).
+  var isBuiltInBox: Bool { deferred?.built.withLock { $0 != nil } ?? false }
 
   /// Leaves the table to be built on first use, for the `count` zones in slots `0..<count`.
   ///
@@ -55,6 +60,26 @@ struct ZoneIDTable: Sendable {
       }
     }
     return table.slot(of: id) { ZoneEvaluator.zoneID($0, in: zones) }
+  }
+
+  /// The build of a deferred table, to run on another thread, or nil when the table is not
+  /// deferred or its build was handed out before.
+  ///
+  /// The build fills the box copies of the evaluator share, under its lock, as a first lookup
+  /// would: a lookup or change meanwhile waits for it, then finds the table built. It holds
+  /// `zones` (the zone table the box was made for, shared, not copied) until it returns.
+  func build(of zones: [CompiledZone?]) -> (@Sendable () -> Void)? {
+    guard let deferred,
+      deferred.buildHandedOut.compareExchange(expected: false, desired: true, ordering: .relaxed)
+        .exchanged
+    else { return nil }
+    return {
+      zones.withUnsafeBufferPointer { zones in
+        deferred.built.withLock { built in
+          if built == nil { built = Self.build(count: deferred.count, zones: zones) }
+        }
+      }
+    }
   }
 
   /// Files zone `id` under `slot` (whose zone must already be in `zones`), or moves it there.
