@@ -37,6 +37,9 @@ struct ZoneCoreTable: RandomAccessCollection {
   /// The number of distinct rule sets in use (for tests of the storage).
   var ruleSetCount: Int { numbers.count }
 
+  /// The slots the table holds without growing (for tests of the storage).
+  var capacity: Int { rows.capacity }
+
   /// Bytes a slot takes (for tests of the storage).
   static var rowBytes: Int { MemoryLayout<Row>.stride }
 
@@ -83,11 +86,24 @@ struct ZoneCoreTable: RandomAccessCollection {
 
   /// Puts the slots in the order `source` gives (slot `s` takes the row that was at
   /// `source[s]`), as ``ZoneEvaluator/permute(_:takingFrom:leaving:)`` does for the other
-  /// tables; the rule sets and their counts stay as they are.
+  /// tables (with the same room to grow, ``ZoneEvaluator/loadCapacity(for:)``); the rule sets
+  /// and their counts stay as they are.
   mutating func permute(takingFrom source: [Int]) {
     precondition(rows.count == source.count, "one source per slot")
     let old = rows
-    rows = source.map { old[$0] }
+    rows = [Row](unsafeUninitializedCapacity: ZoneEvaluator.loadCapacity(for: source.count)) {
+      new, initialized in
+      old.withUnsafeBufferPointer { old in
+        for (slot, from) in source.enumerated() { (new.baseAddress! + slot).initialize(to: old[from]) }
+      }
+      initialized = source.count
+    }
+  }
+
+  /// Makes the rows this table's own, keeping their capacity (see
+  /// ``ZoneEvaluator/ownZoneTables()``).
+  mutating func ownRows() {
+    rows.reserveCapacity(rows.capacity)
   }
 
   /// The number of `rules`, counting one more slot using it (kept, or made).

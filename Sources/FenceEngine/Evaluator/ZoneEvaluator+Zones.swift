@@ -208,6 +208,7 @@ extension ZoneEvaluator {
     _ zones: consuming [Zone], fileOrderAllowed: Bool, appliedOrder: inout [Int]?
   ) throws {
     let prepared = try validate(zones, replacingEverything: false)
+    ownZoneTables()
     // Validation's id tables and the curve's keys are freed, and given back, before the tables
     // are reserved: at a million circles the load's peak sits in the apply that follows, with
     // every zone still alive (decision 0012, "Trimmed between the steps").
@@ -237,6 +238,7 @@ extension ZoneEvaluator {
   /// - Throws: ``ZoneError`` as ``add(_:)-([Zone])``; nothing changes then.
   public mutating func replaceAll(with zones: consuming [Zone]) throws {
     let prepared = try validate(zones, replacingEverything: true)
+    ownZoneTables()
     releaseFreeMemory(forLoadOf: zones.count)
     var batch = RemovalBatch()
     do {
@@ -272,6 +274,22 @@ extension ZoneEvaluator {
     if count >= Self.spatialOrderThreshold { fencekit_release_free_memory() }
   }
 
+  /// Makes each zone and element table this evaluator's own before a zone change, keeping its
+  /// capacity (a table already its own is left as it is).
+  ///
+  /// After a snapshot was taken (a store's copy shares every table), the change's first write
+  /// to a table would copy it at exactly its count, losing the room a load leaves
+  /// (``loadCapacity(for:)``), and the next zone added would copy it again to grow it.
+  mutating func ownZoneTables() {
+    zoneSlots.reserveCapacity(zoneSlots.capacity)
+    zoneCores.ownRows()
+    elementIDs.reserveCapacity(elementIDs.capacity)
+    elementCores.reserveCapacity(elementCores.capacity)
+    elementRanks.reserveCapacity(elementRanks.capacity)
+    polygonFences.reserveCapacity(polygonFences.capacity)
+    geolineShapes.reserveCapacity(geolineShapes.capacity)
+  }
+
   /// Grows the tables once for a large load, rather than by doubling during it, and never
   /// below geometric growth (a change of a few thousand zones to a million must not copy the
   /// tables). Without `idTables`, the id tables are left to the caller (a load applied in file
@@ -298,24 +316,29 @@ extension ZoneEvaluator {
         if !zones[index].geolines.isEmpty { addsGeolines = true }
       }
     }
+    // With the room a load in file order leaves (``loadCapacity(for:)``): the same buckets
+    // for the zone id table either way, and room for the first zones added after.
+    let zoneRoom = Self.loadCapacity(for: zoneSlots.count + zones.count)
+    let elementRoom = Self.loadCapacity(for: elementCores.count + elementCount)
     if idTables {
       let slots = zoneSlots
       slots.withUnsafeBufferPointer {
-        zoneSlotByID.reserveCapacity(zoneSlotByID.count + zones.count, zones: $0)
+        zoneSlotByID.reserveCapacity(Self.loadCapacity(for: zoneSlotByID.count + zones.count), zones: $0)
       }
       if ownIDCount > 0 { elementSlotByID.reserveCapacity(elementSlotByID.count + ownIDCount) }
     }
-    zoneSlots.reserveCapacity(growingTo: zoneSlots.count + zones.count)
-    zoneCores.reserveCapacity(growingTo: zoneCores.count + zones.count)
+    zoneSlots.reserveCapacity(growingTo: zoneRoom)
+    zoneCores.reserveCapacity(growingTo: zoneRoom)
     if ownIDCount > 0 || !elementIDs.isEmpty {
-      elementIDs.reserveCapacity(growingTo: elementCores.count + elementCount)
+      elementIDs.reserveCapacity(growingTo: elementRoom)
     }
-    elementCores.reserveCapacity(growingTo: elementCores.count + elementCount)
+    elementCores.reserveCapacity(growingTo: elementRoom)
+    if !elementRanks.isEmpty { elementRanks.reserveCapacity(growingTo: elementRoom) }
     if addsPolygons || !polygonFences.isEmpty {
-      polygonFences.reserveCapacity(growingTo: elementCores.count + elementCount)
+      polygonFences.reserveCapacity(growingTo: elementRoom)
     }
     if addsGeolines || !geolineShapes.isEmpty {
-      geolineShapes.reserveCapacity(growingTo: elementCores.count + elementCount)
+      geolineShapes.reserveCapacity(growingTo: elementRoom)
     }
   }
 
@@ -325,6 +348,7 @@ extension ZoneEvaluator {
   @discardableResult
   public mutating func remove(zoneID: String) -> Bool {
     guard let slot = zoneSlot(id: zoneID) else { return false }
+    ownZoneTables()
     var batch = RemovalBatch()
     removeZone(slot: slot, batch: &batch)
     finish(batch)

@@ -136,7 +136,8 @@ struct ZoneIDTable: Sendable {
   /// finds it filed already (``set(_:slot:zones:)`` then leaves it), so `count` only sizes it.
   private static func build(count: Int, zones: UnsafeBufferPointer<CompiledZone?>) -> IDSlotTable {
     var table = IDSlotTable()
-    table.reserveCapacity(count)
+    // With the tables' room to grow: the first zones added must not rehash a million ids.
+    table.reserveCapacity(ZoneEvaluator.loadCapacity(for: count))
     for slot in zones.indices {
       if let id = zones[slot]?.id { table.insert(id, slot: Int32(slot)) }
     }
