@@ -5,10 +5,13 @@ import Synchronization
 /// built only when something first looks a zone up by id.
 ///
 /// Evaluating fixes never looks a zone up by id (events take the id from the zone table), so
-/// a load that is then only evaluated never needs the table: at a million zones it is 10.7 MB,
-/// about a twentieth of the evaluator, held through the whole evaluation at its peak. A
-/// daemon's first zone change, explanation or snapshot restore builds it, once (at a million
-/// zones the first removal of one zone took 0.16-0.21 s, the next 0.1 ms).
+/// a load that is then only evaluated never needs the table: at a million zones it is 12 MB
+/// (with the room a load leaves, ``ZoneEvaluator/loadCapacity(for:)``), about a twentieth of
+/// the evaluator, held through the whole evaluation at its peak. The first zone change,
+/// explanation or snapshot restore builds it, once (at a million zones the first removal of
+/// one zone took 0.16-0.21 s, the next 0.1 ms); a durable store hands the build to a thread
+/// of its own right after a load or restore (``build(of:)``), so a daemon's requests do not
+/// wait for it.
 ///
 /// Deferred, the table lives in a ``Deferred`` box shared by copies of the evaluator: a lookup
 /// (non-mutating) builds it there under a lock, so that copies read on several threads build it
