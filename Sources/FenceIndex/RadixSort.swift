@@ -5,8 +5,16 @@
 /// times faster than a comparison sort for the million-key loads the index sees. Because the
 /// low halves arrive in increasing order and the sort is stable, the result equals a plain
 /// `sort()`, which small inputs use.
+///
+/// Keys already in order are left as they are after one pass that finds it: an index packed
+/// from fences that a load put in the same curve order (its zones applied along the curve of
+/// their first boxes' centres, decision 0012) gets its keys in order.
 func sortByHighWord(_ keys: inout ContiguousArray<UInt64>) {
   let n = keys.count
+  let inOrder = keys.withUnsafeBufferPointer { keys in
+    keys.indices.dropFirst().allSatisfy { keys[$0 - 1] <= keys[$0] }
+  }
+  if inOrder { return }
   if n < 1 << 12 {
     keys.sort()
     return

@@ -34,6 +34,14 @@ import Testing
     let expected = keys.sorted()
     sortByHighWord(&keys)
     #expect(keys == ContiguousArray(expected))
+    // Keys in order stay so; one pair out of order is sorted.
+    sortByHighWord(&keys)
+    #expect(keys == ContiguousArray(expected))
+    if count > 1 {
+      keys.swapAt(0, count - 1)
+      sortByHighWord(&keys)
+      #expect(keys == ContiguousArray(expected))
+    }
   }
 
   /// Boxes in curve order are a permutation in which neighbours are close: zones applied in
