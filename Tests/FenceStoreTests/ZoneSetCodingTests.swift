@@ -194,3 +194,37 @@ extension Fence {
     return multipolygon.polygons[0].rings[0][0].latitude
   }
 }
+
+/// A snapshot whose evaluator bytes are damaged (decoded beside the zones' build, on another
+/// thread) is refused as damage naming the snapshot, whether its zone set loads or not.
+@Suite struct DamagedEvaluatorSnapshotTests {
+  @Test(arguments: [false, true])
+  func aDamagedEvaluatorSnapshotIsReportedAsDamage(zoneSetToo: Bool) throws {
+    try withTemporaryDirectory { directory in
+      let path = directory.sub("store")
+      do {
+        let store = try FenceStore(directory: path)
+        _ = try store.execute(.replaceAllZones(try ZoneSetCodingTests.varied()))
+        _ = try store.execute(.fixes([fix("a", 10, base)]))
+        try store.close()
+      }
+      let database = (path as NSString).appendingPathComponent("fence.sqlite")
+      let storage = try SQLiteStorage(path: database)
+      var snapshot = try #require(try storage.latestSnapshot())
+      snapshot.evaluator = Array(snapshot.evaluator.prefix(snapshot.evaluator.count / 2))
+      if zoneSetToo {
+        snapshot.zoneSet = Array(snapshot.zoneSet.prefix(9))
+        snapshot.zoneSetHash = nil
+      }
+      try storage.writeSnapshot(snapshot)
+      try storage.close()
+      #expect {
+        _ = try FenceStore(directory: path)
+      } throws: { error in
+        guard case .damaged(let message) = error as? StoreError else { return false }
+        return message.hasPrefix(
+          zoneSetToo ? "the zone set of snapshot 2 does not load" : "snapshot 2 does not restore")
+      }
+    }
+  }
+}
