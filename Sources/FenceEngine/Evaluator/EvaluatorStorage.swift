@@ -120,6 +120,14 @@ struct ElementSlots {
     }
   }
 
+  /// The slot of a zone of one element; nil for a zone of several.
+  var onlySlot: Int32? {
+    switch storage {
+    case .fence(let slot), .geoline(let slot): slot
+    case .many: nil
+    }
+  }
+
   /// How many slots: fences and GEOLINEs.
   var count: Int {
     switch storage {
