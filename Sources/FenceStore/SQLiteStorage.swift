@@ -139,18 +139,33 @@ public final class SQLiteStorage: FenceStorage {
 
   // MARK: - Commands and events
 
+  /// Calls `body` with `bytes` as `Data` that shares their storage, for binding to a
+  /// statement run inside `body` (SQLite copies a bound blob).
+  ///
+  /// `Data(bytes)` copied them first: the `replaceAllZones` command of a million circles is a
+  /// 308 MB payload, and with SQLite's own copy the first start held it three times.
+  static func borrowing<T>(_ bytes: [UInt8], _ body: (Data) throws -> T) rethrows -> T {
+    try bytes.withUnsafeBytes { raw in
+      guard let base = raw.baseAddress, raw.count > 0 else { return try body(Data()) }
+      return try body(
+        Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: raw.count, deallocator: .none))
+    }
+  }
+
   public func append(_ commit: CommandCommit) throws {
     let recordedAt = commit.recordedAt.timeIntervalSince1970
     try pool.write { db in
-      try db.cachedStatement(
-        sql: """
-          INSERT INTO commands(seq, kind, payload, first_event_seq, event_count, answer, recorded_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?)
-          """
-      ).execute(arguments: [
-        commit.seq, commit.kindCode, Data(commit.payload), commit.firstEventSeq,
-        commit.eventLines.count, commit.answer, recordedAt,
-      ])
+      try Self.borrowing(commit.payload) { payload in
+        try db.cachedStatement(
+          sql: """
+            INSERT INTO commands(seq, kind, payload, first_event_seq, event_count, answer, recorded_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """
+        ).execute(arguments: [
+          commit.seq, commit.kindCode, payload, commit.firstEventSeq,
+          commit.eventLines.count, commit.answer, recordedAt,
+        ])
+      }
       if !commit.eventLines.isEmpty {
         let insert = try db.cachedStatement(
           sql: "INSERT INTO events(seq, command_seq, body, recorded_at) VALUES (?, ?, ?, ?)")
@@ -187,10 +202,11 @@ public final class SQLiteStorage: FenceStorage {
         arguments: [seq, limit])
       var records: [StoredCommandRecord] = []
       while let row = try rows.next() {
-        let payload: Data = row[2]
+        // Read in place: a `Data` of the column, then an array of it, held a large payload twice.
+        let payload = try row.withUnsafeData(atIndex: 2) { [UInt8]($0 ?? Data()) }
         records.append(
           StoredCommandRecord(
-            seq: row[0], kindCode: row[1], payload: [UInt8](payload), firstEventSeq: row[3],
+            seq: row[0], kindCode: row[1], payload: payload, firstEventSeq: row[3],
             eventCount: row[4]))
       }
       return records
@@ -252,15 +268,17 @@ public final class SQLiteStorage: FenceStorage {
           of: snapshot.zoneSet, db)
         try Self.insertZoneSet(hash: hash, chunks: cut, db)
       }
-      try db.execute(
-        sql: """
-          INSERT OR REPLACE INTO snapshots(command_seq, last_event_seq, zone_fingerprint, zone_set, evaluator, taken_at)
-          VALUES (?, ?, ?, ?, ?, ?)
-          """,
-        arguments: [
-          snapshot.commandSeq, snapshot.lastEventSeq, Int64(bitPattern: snapshot.zoneFingerprint),
-          hash, Data(snapshot.evaluator), snapshot.takenAt.timeIntervalSince1970,
-        ])
+      try Self.borrowing(snapshot.evaluator) { evaluator in
+        try db.execute(
+          sql: """
+            INSERT OR REPLACE INTO snapshots(command_seq, last_event_seq, zone_fingerprint, zone_set, evaluator, taken_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+          arguments: [
+            snapshot.commandSeq, snapshot.lastEventSeq, Int64(bitPattern: snapshot.zoneFingerprint),
+            hash, evaluator, snapshot.takenAt.timeIntervalSince1970,
+          ])
+      }
     }
   }
 

@@ -29,6 +29,32 @@ import Testing
     #expect(loaded == expected, sourceLocation: sourceLocation)
   }
 
+  /// The room reserved for a zone set's text covers the text of the fixtures' zone sets and of
+  /// generated circles, so the text is written without growing; and it stays within a few
+  /// times the text.
+  @Test func theReservedRoomCoversTheText() throws {
+    var options = ZoneLoadOptions()
+    options.repair = true
+    var sets: [[Zone]] = []
+    for file in ["zones/nyharbor-zones.geojson", "zones/nyc-boroughs.geojson", "zones/world-ports-us-east.geojson"] {
+      sets.append(try ZoneLoader.loadZones(contentsOf: fixturePath(file), options: options))
+    }
+    var circles: [Zone] = []
+    for k in 0..<2_000 {
+      let step = Double(k)
+      let center = c(40 + step * 1e-4, -74 - step * 1e-4)
+      let fence = try Fence.circle(id: "circle-\(k)", center: center, radius: 25.5 + step)
+      circles.append(Zone(id: "circle-\(k)", fences: [fence]))
+    }
+    sets.append(circles)
+    for zones in sets {
+      let written = try ZoneSetWriter.bytes(zones).count
+      let reserved = ZoneSetWriter.estimatedByteCount(of: zones)
+      #expect(reserved >= written)
+      #expect(reserved <= 4 * written)
+    }
+  }
+
   func writeError(_ zones: [Zone]) -> ZoneWriteError? {
     do {
       _ = try ZoneSetWriter.bytes(zones)
