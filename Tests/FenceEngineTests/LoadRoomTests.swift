@@ -52,4 +52,26 @@ import Testing
     #expect(Self.capacities(evaluator) == loaded)
     #expect(evaluator.zone(id: "room48")?.fences.map(\.id) == ["room48-fence"])
   }
+
+  /// A large change after a large load (256 zones or more: reserved in one go) fits in the
+  /// room the load left, without a table moving, and so does the next.
+  @Test(arguments: [true, false])
+  func aLargeChangeAfterALoadFitsInItsRoom(fileOrder: Bool) throws {
+    func circles(_ prefix: String, _ count: Int, north: Double) throws -> [Zone] {
+      try (0..<count).map { k in
+        try circleZone("\(prefix)\(k)", north: north + Double(k / 64) * 150, east: Double(k % 64) * 150, radius: 40)
+      }
+    }
+    var evaluator = ZoneEvaluator()
+    try evaluator.add(try circles("load", 4_096, north: 0), fileOrderAllowed: fileOrder)
+    let loaded = Self.capacities(evaluator)
+    #expect(loaded.allSatisfy { $0 >= 4_608 } || loaded[3] == 0)
+    let table = Self.address(evaluator.zoneSlots)
+    try evaluator.add(try circles("more", 256, north: 20_000))
+    try evaluator.add(try circles("again", 256, north: 30_000))
+    #expect(evaluator.zoneCount == 4_608)
+    #expect(Self.address(evaluator.zoneSlots) == table)
+    #expect(Self.capacities(evaluator) == loaded)
+    #expect(evaluator.zone(id: "again255")?.fences.map(\.id) == ["again255-fence"])
+  }
 }
