@@ -2,18 +2,24 @@
 """A daemon's first start with a zone file: starts each `fenced` build on a fresh store with
 `--zones ZONES` (load, validation, the `replaceAllZones` command written to the log), waits for
 /healthz, stops it (SIGTERM), and prints the seconds to healthy, the builds alternated for
-`--rounds` rounds. With `--perf`, each start runs under `perf record -F 999 -g` into
-SCRATCH/perf-<build>-<round>.data (`perf report -i` reads it).
+`--rounds` rounds, and each start's peak memory (VmHWM, read `--settle` seconds after healthy,
+so that the first snapshot written in the background is counted; 4 by default). With
+`--postgres URL` the store is that database, dropped and made again (psql) before each start.
+With `--perf`, each start runs under `perf record -F 999 -g` into
+SCRATCH/perf-<build>-<round>.data (`perf report -i` reads it; the peak is then perf's).
 
-usage: daemon-first-start.py [--rounds N] [--perf] ZONES SCRATCH FENCED [FENCED...]
+usage: daemon-first-start.py [--rounds N] [--settle S] [--postgres URL] [--perf] ZONES SCRATCH
+                             FENCED [FENCED...]
 """
-import argparse, json, os, shutil, signal, stat
+import argparse, json, os, shutil, signal, stat, subprocess, time
 
 from fenced_process import start_fenced
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--rounds", type=int, default=3)
 parser.add_argument("--perf", action="store_true")
+parser.add_argument("--settle", type=float, default=4.0)
+parser.add_argument("--postgres")
 parser.add_argument("zones")
 parser.add_argument("scratch")
 parser.add_argument("fenced", nargs="+")
@@ -21,6 +27,23 @@ args = parser.parse_args()
 
 os.makedirs(args.scratch, exist_ok=True)
 seconds = {build: [] for build in args.fenced}
+peaks = {build: [] for build in args.fenced}
+
+
+def fresh_database(url):
+    """Drops and makes again the database `url` names (through the server's `postgres` one)."""
+    server, name = url.rsplit("/", 1)
+    for statement in (f'DROP DATABASE IF EXISTS "{name}"', f'CREATE DATABASE "{name}"'):
+        subprocess.run(["psql", server + "/postgres", "-qc", statement], check=True,
+                       stderr=subprocess.DEVNULL)
+
+
+def peak_mib(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmHWM:"):
+            return round(int(line.split()[1]) / 1024)
+    return 0
+
 for k in range(args.rounds):
     for index, build in enumerate(args.fenced):
         program = build
@@ -33,8 +56,14 @@ for k in range(args.rounds):
             os.chmod(program, os.stat(program).st_mode | stat.S_IXUSR)
         data = os.path.join(args.scratch, "store")
         shutil.rmtree(data, ignore_errors=True)
-        process, _, elapsed = start_fenced(program, data, ["--zones", args.zones], args.scratch)
+        extra = []
+        if args.postgres:
+            fresh_database(args.postgres)
+            extra = ["--postgres", args.postgres]
+        process, _, elapsed = start_fenced(program, data, ["--zones", args.zones] + extra, args.scratch)
+        time.sleep(args.settle)
+        peaks[build].append(peak_mib(process.pid))
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=600)
         seconds[build].append(round(elapsed, 2))
-print(json.dumps({"firstStartSeconds": seconds}))
+print(json.dumps({"firstStartSeconds": seconds, "peakMemoryMiB": peaks}))

@@ -104,10 +104,13 @@ enum ZoneSetCoding {
   // MARK: Decoding
 
   /// A polygon fence read from the bytes, still as rings: built afterwards, in parallel
-  /// (``buildPolygons(_:into:)``), into the fence at `fence` of the zone at `zone`.
+  /// (``buildPolygons(_:into:)``), into the fence at `fence` of the zone at `zone`; `zoneID`
+  /// and `fenceID` name them in a build's error.
   private struct PolygonRecipe {
     var zone: Int
     var fence: Int
+    var zoneID: String
+    var fenceID: String
     var polygons: [[[Coordinate]]]
   }
 
@@ -215,7 +218,9 @@ enum ZoneSetCoding {
           polygons.append(rings)
         }
         // A placeholder area until the polygons are built.
-        polygonRecipes.append(PolygonRecipe(zone: index, fence: zone.fences.count, polygons: polygons))
+        polygonRecipes.append(
+          PolygonRecipe(
+            zone: index, fence: zone.fences.count, zoneID: id, fenceID: fenceID, polygons: polygons))
         zone.fences.append(Fence(id: fenceID, name: fenceName, area: placeholder))
       case let tag:
         throw PayloadError(offset: reader.offset - 1, "unknown area kind \(tag)")
@@ -280,12 +285,11 @@ enum ZoneSetCoding {
     nonisolated(unsafe) let built = UnsafeMutableBufferPointer<Result<MultiPolygon, PayloadError>>
       .allocate(capacity: recipes.count)
     defer { built.deinitialize().deallocate() }
-    let names = recipes.map { zones[$0.zone].fences[$0.fence].id }
-    let zoneIDs = recipes.map { zones[$0.zone].id }
     let step: @Sendable (Int) -> Void = { part in
       for index in stride(from: part, to: recipes.count, by: parts) {
+        let recipe = recipes[index]
         (built.baseAddress! + index).initialize(
-          to: build(recipes[index].polygons, fence: names[index], zone: zoneIDs[index]))
+          to: build(recipe.polygons, fence: recipe.fenceID, zone: recipe.zoneID))
       }
     }
     if parts == 1 { step(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: step) }

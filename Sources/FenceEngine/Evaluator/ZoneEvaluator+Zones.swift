@@ -322,15 +322,14 @@ extension ZoneEvaluator {
     // an eighth more of the whole set each time would copy every table to grow it once the
     // room left was under an eighth (the first `POST` after a load of a million zones took
     // 0.1 s again).
-    let zoneRoom =
-      zoneSlots.isEmpty ? Self.loadCapacity(for: zones.count) : zoneSlots.count + zones.count
-    let elementRoom =
-      elementCores.isEmpty ? Self.loadCapacity(for: elementCount) : elementCores.count + elementCount
+    func room(holding count: Int, adding added: Int) -> Int {
+      count == 0 ? Self.loadCapacity(for: added) : count + added
+    }
+    let zoneRoom = room(holding: zoneSlots.count, adding: zones.count)
+    let elementRoom = room(holding: elementCores.count, adding: elementCount)
     if idTables {
       let slots = zoneSlots
-      let idRoom =
-        zoneSlotByID.count == 0
-        ? Self.loadCapacity(for: zones.count) : zoneSlotByID.count + zones.count
+      let idRoom = room(holding: zoneSlotByID.count, adding: zones.count)
       slots.withUnsafeBufferPointer {
         zoneSlotByID.reserveCapacity(idRoom, zones: $0)
       }
