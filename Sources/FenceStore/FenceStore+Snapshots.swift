@@ -100,6 +100,10 @@ extension FenceStore {
   private func makeAndWrite(_ capture: inout SnapshotCapture) -> SnapshotOutcome {
     let started = DispatchTime.now().uptimeNanoseconds
     var outcome = SnapshotOutcome()
+    // Zones changed since the last snapshot (or it is the first): more changes may come while
+    // this one is made, and the first would copy the zone tables this copy shares, under the
+    // lock. A store that only takes fixes is spared the second set of tables.
+    if capture.zoneChanges?.isEmpty != true { capture.source.ownZoneTables() }
     if let evaluator = capture.source.copy {
       let zoneSet = ZoneSetCoding.current(
         base: capture.zoneSetBase, changes: capture.zoneChanges, of: evaluator)
@@ -115,6 +119,8 @@ extension FenceStore {
         outcome.failure = error
       }
     }
+    // The copy's tables are freed here, off the lock (what may call GEOS is freed under it).
+    capture.source.releaseAllButGEOS()
     outcome.seconds = Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9
     return outcome
   }

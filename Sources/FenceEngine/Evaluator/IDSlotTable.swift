@@ -169,6 +169,11 @@ package struct IDSlotTable {
     rehash(capacity: buckets.isEmpty ? needed : max(needed, buckets.count * 2))
   }
 
+  /// Makes the buckets this value's own (a copy, when another value shares them).
+  mutating func ownBuckets() {
+    buckets.reserveCapacity(buckets.count)
+  }
+
   /// Calls `body` with every slot held, in no particular order.
   func forEachSlot(_ body: (Int32) -> Void) {
     for entry in buckets where entry != Self.empty { body(Self.slot(of: entry)) }

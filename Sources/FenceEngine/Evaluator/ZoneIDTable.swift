@@ -103,6 +103,14 @@ struct ZoneIDTable: Sendable {
     table.reserveCapacity(total)
   }
 
+  /// Makes the table this value's own: a deferred one built or taken from the box (which this
+  /// value then no longer shares), and its buckets copied if another value shares them (see
+  /// ``ZoneEvaluator/SnapshotSource/ownZoneTables()``).
+  mutating func ownStorage(zones: UnsafeBufferPointer<CompiledZone?>) {
+    materialize(zones: zones)
+    table.ownBuckets()
+  }
+
   /// Calls `body` with every slot filed, in no particular order.
   ///
   /// - Precondition: not deferred (``materialize(zones:)`` first).
