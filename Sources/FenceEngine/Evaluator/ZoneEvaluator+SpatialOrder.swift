@@ -23,6 +23,11 @@ extension ZoneEvaluator {
     return zones.withUnsafeBufferPointer { zones in
       // The order of the boxes' centres along a Hilbert curve: a packed tree's leaf order.
       HilbertCurve.order(count: zones.count) { index in
+        if case .circle(let circle)? = zones[index].fences.first?.area,
+          let centre = Self.boxCentre(of: circle)
+        {
+          return centre
+        }
         guard
           let box = zones[index].fences.first?.area.boundingBox
             ?? zones[index].geolines.first?.line.boundingBox
@@ -31,5 +36,27 @@ extension ZoneEvaluator {
         return ((part.west + part.east) * 0.5, (part.south + part.north) * 0.5)
       }
     }
+  }
+
+  /// The centre of a circle's bounding box, as its centre (longitude, latitude), for a circle
+  /// whose box is symmetric about it: not near the antimeridian or a pole, under 100 km. `nil`
+  /// for the others, whose box is then made.
+  ///
+  /// The curve asks for each zone's point twice, and a circle's box takes a cosine and an
+  /// arcsine: at a million circles those were about 5 % of a daemon's restart. The centre is
+  /// the box's but for the rounding of `(west + east) / 2`, a few units in the last place, far
+  /// below the curve's cells (a 2^16 grid over the extent): the fence index, packed from the
+  /// boxes afterwards, finds its keys in the same order (and sorts them when, rarely, a cell
+  /// edge falls between).
+  @inline(__always)
+  static func boxCentre(of circle: Circle) -> (x: Double, y: Double)? {
+    let center = circle.center
+    // Beyond 100 km or 80° of latitude, or within 10° of the antimeridian, the box may wrap or
+    // reach a pole (`Circle.boundingBox(center:radius:)`): at 80° and 100 km it spans about
+    // 5.7° of longitude each way.
+    guard circle.radius < 100_000, abs(center.latitude) < 80, abs(center.longitude) < 170 else {
+      return nil
+    }
+    return (center.longitude, center.latitude)
   }
 }
