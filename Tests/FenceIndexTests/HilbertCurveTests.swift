@@ -10,6 +10,50 @@ import Testing
     #expect(HilbertCurve.index(x: 65_535, y: 0) == UInt32.max)
   }
 
+  /// The curve walked level by level, complementing and swapping the coordinates: what
+  /// `HilbertCurve.index` does with its table of steps.
+  static func walkedIndex(x: UInt32, y: UInt32) -> UInt32 {
+    let side: UInt32 = 1 << 16
+    var (x, y) = (x, y)
+    var d: UInt32 = 0
+    var s = side >> 1
+    while s > 0 {
+      let rx: UInt32 = x & s != 0 ? 1 : 0
+      let ry: UInt32 = y & s != 0 ? 1 : 0
+      d &+= s &* s &* ((3 &* rx) ^ ry)
+      if ry == 0 {
+        if rx == 1 {
+          x = side &- 1 &- x
+          y = side &- 1 &- y
+        }
+        swap(&x, &y)
+      }
+      s >>= 1
+    }
+    return d
+  }
+
+  @Test func theTableOfStepsGivesTheWalkedCurve() {
+    var random = SeededGenerator(seed: 16)
+    for _ in 0..<200_000 {
+      let x = UInt32(truncatingIfNeeded: random.next()) & 0xFFFF
+      let y = UInt32(truncatingIfNeeded: random.next()) & 0xFFFF
+      #expect(HilbertCurve.index(x: x, y: y) == Self.walkedIndex(x: x, y: y), "(\(x), \(y))")
+    }
+    // Every cell of a corner, and the grid's edges.
+    for x: UInt32 in 0..<64 {
+      for y: UInt32 in 0..<64 {
+        #expect(HilbertCurve.index(x: x, y: y) == Self.walkedIndex(x: x, y: y))
+      }
+    }
+    for k: UInt32 in stride(from: 0, through: 65_535, by: 257) {
+      for edge: UInt32 in [0, 65_535] {
+        #expect(HilbertCurve.index(x: k, y: edge) == Self.walkedIndex(x: k, y: edge))
+        #expect(HilbertCurve.index(x: edge, y: k) == Self.walkedIndex(x: edge, y: k))
+      }
+    }
+  }
+
   @Test func consecutivePositionsAreNeighbouringCells() {
     // Invert by search on a corner of the grid: the first 256 positions fill the 16 × 16 corner.
     var cellOf = [Int: (Int, Int)]()
