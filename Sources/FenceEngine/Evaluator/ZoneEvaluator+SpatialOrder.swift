@@ -46,8 +46,10 @@ extension ZoneEvaluator {
   /// arcsine: at a million circles those were about 5 % of a daemon's restart. The centre is
   /// the box's but for the rounding of `(west + east) / 2`, a few units in the last place, far
   /// below the curve's cells (a 2^16 grid over the extent): the fence index, packed from the
-  /// boxes afterwards, finds its keys in the same order (and sorts them when, rarely, a cell
-  /// edge falls between).
+  /// boxes afterwards, finds its keys in the same order, so its ids are its slots (decision
+  /// 0003). Were a cell edge to fall between a centre and its box's (by the rounding, about one
+  /// load in a few thousand of a million circles over a few degrees), the index would sort its
+  /// keys and keep an id index (17 MB at a million), with the same answers.
   @inline(__always)
   static func boxCentre(of circle: Circle) -> (x: Double, y: Double)? {
     let center = circle.center
