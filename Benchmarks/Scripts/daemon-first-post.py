@@ -12,9 +12,9 @@ usage: daemon-first-post.py ZONES CHANGES ROUNDS SCRATCH WAIT FENCED [FENCED...]
 WAIT 0 posts as soon as the daemon answers (what zone-churn-daemon.py does); a second or two
 lets the daemon finish what it builds in the background after a load or restore.
 """
-import json, os, shutil, signal, sys, time, urllib.request
+import json, os, shutil, signal, sys, time
 
-from fenced_process import start_fenced
+from fenced_process import start_fenced, timed_request
 
 zones, changes, rounds, scratch, wait = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], float(sys.argv[5])
 adds = [line for line in open(changes, "rb") if json.loads(line).get("change") == "add"][:2]
@@ -23,12 +23,8 @@ if len(adds) < 2:
 
 
 def post(base, body):
-    request = urllib.request.Request(base + "/v1/zones", data=body, method="POST")
-    request.add_header("Content-Type", "application/json")
-    started = time.perf_counter()
-    with urllib.request.urlopen(request, timeout=600) as response:
-        response.read()
-    return round((time.perf_counter() - started) * 1000, 1)
+    seconds, _, _ = timed_request("POST", base + "/v1/zones", body, "application/json")
+    return round(seconds * 1000, 1)
 
 
 for _ in range(rounds):

@@ -11,9 +11,9 @@ SCRATCH/perf-<build>-<round>.data (`perf report -i` reads it; the peak is then p
 usage: daemon-first-start.py [--rounds N] [--settle S] [--postgres URL] [--perf] ZONES SCRATCH
                              FENCED [FENCED...]
 """
-import argparse, json, os, shutil, signal, stat, subprocess, time
+import argparse, json, os, shutil, signal, subprocess, time
 
-from fenced_process import start_fenced
+from fenced_process import peak_memory_bytes, start_fenced, under_perf
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--rounds", type=int, default=3)
@@ -38,22 +38,11 @@ def fresh_database(url):
                        stderr=subprocess.DEVNULL)
 
 
-def peak_mib(pid):
-    for line in open(f"/proc/{pid}/status"):
-        if line.startswith("VmHWM:"):
-            return round(int(line.split()[1]) / 1024)
-    return 0
-
 for k in range(args.rounds):
     for index, build in enumerate(args.fenced):
         program = build
         if args.perf:
-            # A wrapper, so that start_fenced's arguments go to fenced under perf.
-            program = os.path.join(args.scratch, f"fenced-perf-{index}")
-            with open(program, "w") as wrapper:
-                wrapper.write(f"#!/bin/sh\nexec perf record -F 999 -g -o "
-                              f"{args.scratch}/perf-{index}-{k}.data {build} \"$@\"\n")
-            os.chmod(program, os.stat(program).st_mode | stat.S_IXUSR)
+            program = under_perf(build, args.scratch, f"{args.scratch}/perf-{index}-{k}.data", 999)
         data = os.path.join(args.scratch, "store")
         shutil.rmtree(data, ignore_errors=True)
         extra = []
@@ -62,7 +51,7 @@ for k in range(args.rounds):
             extra = ["--postgres", args.postgres]
         process, _, elapsed = start_fenced(program, data, ["--zones", args.zones] + extra, args.scratch)
         time.sleep(args.settle)
-        peaks[build].append(peak_mib(process.pid))
+        peaks[build].append(round(peak_memory_bytes(process.pid) / 1048576))
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=600)
         seconds[build].append(round(elapsed, 2))

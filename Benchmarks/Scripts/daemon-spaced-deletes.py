@@ -16,7 +16,7 @@ millisecond of it; here it comes PAUSE seconds later.
 """
 import json, os, shutil, signal, statistics, sys, time, urllib.request
 
-from fenced_process import start_fenced
+from fenced_process import start_fenced, timed_request
 
 zones, changes, rounds, scratch = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 count, every, pause = int(sys.argv[5]), int(sys.argv[6]), float(sys.argv[7])
@@ -27,11 +27,8 @@ if len(ids) < count:
 
 
 def delete(base, zone):
-    request = urllib.request.Request(base + "/v1/zones/" + urllib.request.quote(zone, safe=""), method="DELETE")
-    started = time.perf_counter()
-    with urllib.request.urlopen(request, timeout=600) as response:
-        response.read()
-    return (time.perf_counter() - started) * 1000
+    seconds, _, _ = timed_request("DELETE", base + "/v1/zones/" + urllib.request.quote(zone, safe=""))
+    return seconds * 1000
 
 
 for _ in range(rounds):

@@ -10,29 +10,10 @@ usage: zone-churn-daemon.py FENCED ZONES CHANGES SCRATCH [fenced options...]
 """
 import json, os, shutil, signal, statistics, sys, time, urllib.request
 
-from fenced_process import start_fenced
+from fenced_process import peak_memory_bytes, start_fenced, timed_request as request
 
 fenced, zones, changes, scratch = sys.argv[1:5]
 extra = sys.argv[5:]
-
-def request(method, url, body=None, content_type=None):
-    req = urllib.request.Request(url, data=body, method=method)
-    if content_type:
-        req.add_header("Content-Type", content_type)
-    t0 = time.perf_counter()
-    with urllib.request.urlopen(req, timeout=600) as response:
-        answer = response.read()
-        status = response.status
-    return time.perf_counter() - t0, status, answer
-
-def peak_rss(pid):
-    try:
-        for line in open(f"/proc/{pid}/status"):
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 0
 
 def start(data, with_zones):
     return start_fenced(fenced, data, (["--zones", zones] if with_zones else []) + extra, scratch)
@@ -78,10 +59,10 @@ _, _, body = request("GET", base + "/metrics")
 snapshot_seconds = next(
     (float(line.split()[-1]) for line in body.decode().splitlines()
      if line.startswith("fenced_last_snapshot_duration_seconds")), None)
-rss = peak_rss(process.pid)
+rss = peak_memory_bytes(process.pid)
 stop_seconds = stop(process)
 process, base, restart = start(data, False)
-rss_restart = peak_rss(process.pid)
+rss_restart = peak_memory_bytes(process.pid)
 stop(process)
 print(json.dumps({
     "firstStartSeconds": round(first_start, 3), "peakMemoryBytes": rss,

@@ -16,9 +16,9 @@ package enum HilbertCurve {
   /// frame. A frame is one of four: the coordinates swapped or not, and complemented or not
   /// (the two commute), so the walk is a machine of four states over the coordinates' bits,
   /// and ``levelSteps`` gives, for a state and a level's two bits, the digit and the next
-  /// state. Without branches: the loop that complemented and swapped the coordinates took
-  /// about twice the instructions, and its branches, taken by the coordinates' bits, were
-  /// mispredicted about half the time.
+  /// state. Without branches: with the loop that complemented and swapped the coordinates
+  /// (branches that follow the coordinates' bits), the curve keys of 100,000 circles took a
+  /// quarter more instructions (48.4 against 38.7 million, callgrind).
   @inline(__always)
   static func index(x: UInt32, y: UInt32) -> UInt32 {
     var d: UInt32 = 0

@@ -23,14 +23,11 @@ extension ZoneEvaluator {
     return zones.withUnsafeBufferPointer { zones in
       // The order of the boxes' centres along a Hilbert curve: a packed tree's leaf order.
       HilbertCurve.order(count: zones.count) { index in
-        if case .circle(let circle)? = zones[index].fences.first?.area,
-          let centre = Self.boxCentre(of: circle)
-        {
+        let area = zones[index].fences.first?.area
+        if case .circle(let circle)? = area, let centre = Self.boxCentre(of: circle) {
           return centre
         }
-        guard
-          let box = zones[index].fences.first?.area.boundingBox
-            ?? zones[index].geolines.first?.line.boundingBox
+        guard let box = area?.boundingBox ?? zones[index].geolines.first?.line.boundingBox
         else { return nil }
         let part = box.planarParts.0
         return ((part.west + part.east) * 0.5, (part.south + part.north) * 0.5)

@@ -451,9 +451,7 @@ extension ZoneEvaluator {
           guard !id.isEmpty else { throw ZoneError(zone: checkedZone, fence: id, fault: .emptyFenceID) }
           // An earlier zone of the load holding it: in the owner table, or the zone of that id
           // holding an element so named (this zone's own id has no earlier holder of that kind).
-          // (Zones whose elements take their ids leave the table empty, and a lookup in an empty
-          // dictionary still hashes its key.)
-          var other = elementOwner.isEmpty ? nil : elementOwner[id]
+          var other = elementOwner.valueUnlessEmpty(forKey: id)
           if other == nil, id != checkedZone, let named = zoneIDs.slot(of: id, keyOf: loadedID),
             Int(named) < zoneIndex, holdsItsOwnID(Int(named))
           {
@@ -604,8 +602,7 @@ extension ZoneEvaluator {
     }
     let zoneSlot: Int32
     var addedSequence: UInt64
-    // Element slots of the replaced zone by id (empty for a new zone: a lookup in an empty
-    // dictionary still hashes its key: about 1 % of a million-circle restart).
+    // Element slots of the replaced zone by id (empty for a new zone).
     var reusable: [String: Int32] = [:]
     // The zone's slot: the loaded zone's with this id, or a new one (filed in the id table
     // once the zone is in place, since the table reads ids from the zone table).
@@ -648,8 +645,8 @@ extension ZoneEvaluator {
         place(
           id: fence.id, of: zone.id, core: core, rank: rank.isEmpty ? 0 : rank[index],
           polygon: polygon, geoline: nil, name: fence.name,
-          reusing: reusable.isEmpty ? nil : reusable.removeValue(forKey: fence.id),
-          filing: filing, batch: &batch))
+          reusing: reusable.removeValueUnlessEmpty(forKey: fence.id), filing: filing,
+          batch: &batch))
     }
     for geoline in zone.geolines {
       slots.append(
@@ -657,8 +654,8 @@ extension ZoneEvaluator {
           id: geoline.id, of: zone.id, core: ElementCore(geolineOf: zoneSlot),
           polygon: nil,
           geoline: GeolineShape(geoline), name: nil,
-          reusing: reusable.isEmpty ? nil : reusable.removeValue(forKey: geoline.id),
-          filing: filing, batch: &batch))
+          reusing: reusable.removeValueUnlessEmpty(forKey: geoline.id), filing: filing,
+          batch: &batch))
     }
     for (_, slot) in reusable { removeElement(slot: slot, batch: &batch) }
     // What is needed of the replaced zone, read in place (a copy of it retained its arrays).
