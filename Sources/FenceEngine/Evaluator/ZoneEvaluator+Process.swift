@@ -508,10 +508,9 @@ extension ZoneEvaluator {
       let last = appended.count - 1
       // Read in place: a plain subscript copies the whole compiled zone to read one field.
       zoneSlots.withUnsafeBufferPointer { slots in
-        appended[last].zone = slots[Int(zone)]?.id
-        appended[last].customData = slots[Int(zone)]?.customData
+        appended[last].initializeZoneFields(
+          zone: slots[Int(zone)]?.id, customData: slots[Int(zone)]?.customData, fence: fence)
       }
-      appended[last].fence = fence
       fill(&appended[last])
       appended[last].assignDeterministicID()
     }

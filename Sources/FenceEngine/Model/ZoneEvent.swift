@@ -86,12 +86,25 @@ public struct ZoneEvent: Hashable, Sendable {
   }
   /// The zone's id (zone events only).
   public var zone: String? {
-    willSet { freezeContentID() }
+    get { zoneStorage }
+    set {
+      freezeContentID()
+      zoneStorage = newValue
+    }
   }
+  /// ``zone``, stored without an observer, so that ``initializeZoneFields(zone:customData:fence:)``
+  /// can write it in place.
+  private var zoneStorage: String?
   /// The fence or GEOLINE id.
   public var fence: String? {
-    willSet { freezeContentID() }
+    get { fenceStorage }
+    set {
+      freezeContentID()
+      fenceStorage = newValue
+    }
   }
+  /// ``fence``, stored without an observer (see ``zoneStorage``).
+  private var fenceStorage: String?
   private var latitudeValue = 0.0
   private var longitudeValue = 0.0
   private var speedValue = 0.0
@@ -207,6 +220,22 @@ public struct ZoneEvent: Hashable, Sendable {
     self.kind = kind
     self.time = time
     self.device = device
+  }
+
+  /// Gives a placeholder (``init(placeholderKind:time:device:)``) its zone, custom data and
+  /// fence, where it lies in the per-fix step's array of events.
+  ///
+  /// The three are `nil` in a placeholder, which holds no reference for them: they are
+  /// initialized over, not assigned. An assignment would release each `nil` it replaces and
+  /// run the id's observer, about a tenth of a check-in's or check-out's own instructions
+  /// (`Benchmarks/Scripts/count-instructions`); a whole event made first and then appended is
+  /// copied field by field, retains included, into the array instead of moved.
+  @inline(__always)
+  mutating func initializeZoneFields(zone: String?, customData: JSONObject?, fence: String?) {
+    assert(zoneStorage == nil && self.customData == nil && fenceStorage == nil)
+    withUnsafeMutablePointer(to: &zoneStorage) { $0.initialize(to: zone) }
+    withUnsafeMutablePointer(to: &self.customData) { $0.initialize(to: customData) }
+    withUnsafeMutablePointer(to: &fenceStorage) { $0.initialize(to: fence) }
   }
 }
 
