@@ -491,8 +491,9 @@ extension ZoneEvaluator {
 
   /// Appends a new event of the zone in `zone` (its id and custom data set) to `events`, lets
   /// `fill` set the other fields where the event lies, and marks its id as that of its content
-  /// (``ZoneEvent/assignDeterministicID()``, hashed only when read): the event (over 200 bytes,
-  /// with strings) is made in the array, neither copied nor destroyed on the way.
+  /// (``ZoneEvent/assignDeterministicID()``, hashed only when read): the event (184 bytes, with
+  /// strings) is made in the array, neither copied nor destroyed on the way, and its zone's
+  /// fields are initialized there (``ZoneEvent/initializeZoneFields(zone:customData:fence:)``).
   ///
   /// Mutating although it changes nothing of the evaluator: called from the mutating per-fix
   /// steps, a non-mutating method made the compiler copy the whole evaluator (about a kilobyte)
