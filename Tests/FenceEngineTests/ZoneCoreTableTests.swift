@@ -91,6 +91,30 @@ import Testing
     #expect(table.count == plain.count)
     #expect(table.map(Self.bits) == plain.map(Self.bits))
     #expect(table.indices.allSatisfy { table.minimumRetriggerTime(ofSlot: $0) == plain[$0].minimumRetriggerTime })
+    #expect(table.indices.allSatisfy { table.hasPlainRules(slot: $0) == plain[$0].ruleSet.isPlain })
+    #expect(table.indices.contains { table.hasPlainRules(slot: $0) })
+    #expect(table.indices.contains { !table.hasPlainRules(slot: $0) })
     #expect(table.ruleSetCount == Set(plain.map { Self.bits(ZoneCore($0.ruleSet, addedSequence: 0, gate: ZoneGate())) }).count)
+  }
+
+  /// Plain rules: one exit confirmation, no retrigger window, no dwell; hysteresis, check-out
+  /// and initial trigger do not matter. Blank rules (a free slot's) are plain.
+  @Test func plainRulesAreThoseOfStaysThatEndAtOnce() {
+    #expect(ZoneRuleSet().isPlain)
+    var rules = ZoneRuleSet()
+    rules.exitHysteresis = 50
+    rules.checkOut = false
+    rules.initialTrigger = false
+    #expect(rules.isPlain)
+    var confirmed = ZoneRuleSet()
+    confirmed.exitConfirmations = 2
+    var windowed = ZoneRuleSet()
+    windowed.minimumRetriggerTime = 0.5
+    var dwelling = ZoneRuleSet()
+    dwelling.hasDwell = true
+    #expect(!confirmed.isPlain && !windowed.isPlain && !dwelling.isPlain)
+    // A dwell of 0 s is still a dwell (an event at the check-in's time).
+    dwelling.dwell = 0
+    #expect(!dwelling.isPlain)
   }
 }

@@ -15,6 +15,16 @@ struct ZoneCoreTable: RandomAccessCollection {
     var addedSequence: UInt64
     var ruleSet: Int32
     var gate: ZoneGate
+    /// The rule set's ``ZoneRuleSet/isPlain``, kept in the row's padding so that the per-fix
+    /// step reads it with one load (``hasPlainRules(slot:)``).
+    var isPlain: Bool
+
+    init(addedSequence: UInt64, ruleSet: Int32, gate: ZoneGate, rules: ZoneRuleSet) {
+      self.addedSequence = addedSequence
+      self.ruleSet = ruleSet
+      self.gate = gate
+      isPlain = rules.isPlain
+    }
   }
 
   private var rows: [Row] = []
@@ -56,7 +66,9 @@ struct ZoneCoreTable: RandomAccessCollection {
         number = use(newValue.ruleSet)
         release(old)
       }
-      rows[slot] = Row(addedSequence: newValue.addedSequence, ruleSet: number, gate: newValue.gate)
+      rows[slot] = Row(
+        addedSequence: newValue.addedSequence, ruleSet: number, gate: newValue.gate,
+        rules: newValue.ruleSet)
     }
   }
 
@@ -67,10 +79,17 @@ struct ZoneCoreTable: RandomAccessCollection {
     ruleSets[Int(rows[slot].ruleSet)].minimumRetriggerTime
   }
 
+  /// Whether slot `slot`'s rules are plain (``ZoneRuleSet/isPlain``), read from its row alone.
+  @inline(__always)
+  func hasPlainRules(slot: Int) -> Bool {
+    rows[slot].isPlain
+  }
+
   /// Appends a slot holding `core`.
   mutating func append(_ core: ZoneCore) {
     let number = use(core.ruleSet)
-    rows.append(Row(addedSequence: core.addedSequence, ruleSet: number, gate: core.gate))
+    rows.append(
+      Row(addedSequence: core.addedSequence, ruleSet: number, gate: core.gate, rules: core.ruleSet))
   }
 
   /// Room for `count` slots, grown as ``Array/reserveCapacity(growingTo:)`` grows an array.
@@ -152,6 +171,16 @@ struct ZoneRuleSet: Hashable {
   var hasDwell = false
 
   init() {}
+
+  /// Whether a stay under these rules is as simple as stays get: it ends at the first fix found
+  /// outside (at most one exit confirmation), opens no retrigger window, and has no dwell. The
+  /// per-fix step takes a shorter way for records of such zones
+  /// (``ZoneEvaluator/checkOutAndInPlainly(fix:isFirst:device:records:into:)``). The blank
+  /// rules of a free slot are plain. Exit hysteresis does not matter: marking applies it,
+  /// before either way.
+  var isPlain: Bool {
+    exitConfirmations <= 1 && !(minimumRetriggerTime > 0) && !hasDwell
+  }
 
   /// Whether both hold the same rules, numbers compared by their bits.
   @inline(__always)

@@ -238,13 +238,21 @@ extension ZoneEvaluator {
 
   /// Steps 2-4 and the pruning of finished records. They change nothing when every record is a
   /// stay still inside with no pending exit (most fixes of a device that stays in its zones):
-  /// skipped then.
+  /// skipped then. A fix with no conditions to judge and no GEOLINE crossed, whose records are
+  /// all of zones with plain rules, takes the shorter way of
+  /// ``checkOutAndInPlainly(fix:isFirst:device:records:into:)``, to the same events and
+  /// records.
   @inline(__always)
   mutating func checkOutAndIn(
     fix: FixReading, context: ConditionContext?, isFirst: Bool, hasCrossings: Bool,
     device d: Int, records: inout [ZoneRecord], into events: inout [ZoneEvent]
   ) {
     guard !records.isEmpty && (hasCrossings || !Self.areSettled(records)) else { return }
+    if context == nil, !hasCrossings, takesPlainSteps,
+      checkOutAndInPlainly(fix: fix, isFirst: isFirst, device: d, records: &records, into: &events)
+    {
+      return
+    }
     checkOut(records: &records, fix: fix, context: context, device: d, into: &events)
     if hasCrossings {
       checkInCrossings(
@@ -347,12 +355,22 @@ extension ZoneEvaluator {
   mutating func checkOut(
     zone: Int32, records: inout [ZoneRecord], device d: Int, into events: inout [ZoneEvent]
   ) {
-    let r = records.recordIndex(of: zone).index
     // Every gathered zone ended a checked-in stay.
-    let exit = endedStay(zone: zone)!
+    checkOut(
+      record: records.recordIndex(of: zone).index, exit: endedStay(zone: zone)!,
+      records: &records, device: d, into: &events)
+  }
+
+  /// The check-out of the checked-in stay in `records[r]`, which `exit` (its first outside fix)
+  /// ended: the event, and the stay ended with its retrigger window opened at the exit.
+  @inline(__always)
+  mutating func checkOut(
+    record r: Int, exit: PendingExit, records: inout [ZoneRecord], device d: Int,
+    into events: inout [ZoneEvent]
+  ) {
     let checkInTime = records[r].checkInTime
     appendEvent(
-      .checkOut, time: exit.time, device: d, zone: zone,
+      .checkOut, time: exit.time, device: d, zone: records[r].zone,
       fence: checkInFence(of: records[r], device: d),
       to: &events
     ) { event in
@@ -438,22 +456,22 @@ extension ZoneEvaluator {
     sortGatheredZones()
     for k in scratchZones.indices {
       checkIn(
-        zone: scratchZones[k], records: &records, fix: fix, context: context, isFirst: isFirst,
-        lastSequence: lastSequence, device: d, into: &events)
+        record: records.recordIndex(of: scratchZones[k]).index, records: &records, fix: fix,
+        context: context, isFirst: isFirst, lastSequence: lastSequence, device: d, into: &events)
     }
   }
 
-  /// The check-in (or silent entry) of zone slot `zoneSlot`, gathered by
-  /// ``checkInAreas(records:fix:context:isFirst:device:into:)``; `lastSequence` is the device's
-  /// add sequence at its last accepted fix.
+  /// The check-in (or silent entry) of the zone of `records[r]`, found inside at `fix` while
+  /// outside before (gathered by ``checkInAreas(records:fix:context:isFirst:device:into:)``);
+  /// `lastSequence` is the device's add sequence at its last accepted fix.
   @inline(__always)
   mutating func checkIn(
-    zone zoneSlot: Int32, records: inout [ZoneRecord], fix: FixReading,
+    record r: Int, records: inout [ZoneRecord], fix: FixReading,
     context: ConditionContext?, isFirst: Bool, lastSequence: UInt64, device d: Int,
     into events: inout [ZoneEvent]
   ) {
     let t = fix.time
-    let r = records.recordIndex(of: zoneSlot).index
+    let zoneSlot = records[r].zone
     let core = zoneCores[Int(zoneSlot)]
     let isInitial = isFirst || core.addedSequence > lastSequence
     if (isInitial && !core.initialTrigger)

@@ -140,6 +140,12 @@ public struct ZoneEvaluator {
   /// The fewest devices whose records go to the store's blocks (``ZoneRecordStore/pooledFleet``;
   /// tests set it to 0 to pool a small fleet's records).
   var recordPoolingFleet = ZoneRecordStore.pooledFleet
+  /// Whether the per-fix step may take the shorter way for records of plain zones
+  /// (``checkOutAndInPlainly(fix:isFirst:device:records:into:)``); tests turn it off to compare
+  /// the two ways.
+  var takesPlainSteps = true
+  /// How many fixes took that shorter way (tests check that it is taken).
+  var plainStepCount = 0
   /// Each device's name, parallel to `devices`: a column of its own so that a caller holding
   /// every name in an array can give the array itself (``registerDevices(named:)``) instead of
   /// the evaluator copying each name while the caller's array is still held.
