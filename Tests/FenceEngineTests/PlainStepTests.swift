@@ -189,6 +189,25 @@ import Testing
     #expect(plainSteps > 50)
   }
 
+  /// The gathered zones' sorts compare ids in place (`zoneIDPrecedes`) as `zoneID` copies
+  /// would: every pair of slots, free ones ("") included.
+  @Test func zoneIDsCompareInPlaceAsCopiesDo() throws {
+    let ids = ["b", "a", "ab", "B", "é", "e", "z9", "z10", "a b", "Z", "zz"]
+    var evaluator = try ZoneEvaluator(
+      zones: ids.enumerated().map { k, id in try circleZone(id, north: Double(k) * 500) })
+    _ = evaluator.remove(zoneIDs: ["z9", "a"])
+    let slots = Int32(0)..<Int32(evaluator.zoneSlots.count)
+    #expect(evaluator.zoneSlots.contains { $0 == nil })
+    evaluator.zoneSlots.withUnsafeBufferPointer { table in
+      for a in slots {
+        for b in slots {
+          let expected = ZoneEvaluator.zoneID(a, in: table) < ZoneEvaluator.zoneID(b, in: table)
+          #expect(ZoneEvaluator.zoneIDPrecedes(a, b, in: table) == expected, "slots \(a), \(b)")
+        }
+      }
+    }
+  }
+
   /// With proximity monitoring that triggers only the monitored fences.
   @Test func proximityMonitoringGivesTheSameEvents() throws {
     var random = SplitMix64(seed: 300)

@@ -98,9 +98,9 @@ extension ZoneEvaluator {
       records.withUnsafeBufferPointer { records in
         for i in 1..<gathered.count {
           let moving = gathered[i]
-          let id = Self.zoneID(records[moving].zone, in: slots)
+          let zone = records[moving].zone
           var j = i
-          while j > 0, id < Self.zoneID(records[gathered[j - 1]].zone, in: slots) {
+          while j > 0, Self.zoneIDPrecedes(zone, records[gathered[j - 1]].zone, in: slots) {
             gathered[j] = gathered[j - 1]
             j -= 1
           }

@@ -883,7 +883,7 @@ extension ZoneEvaluator {
       zoneSlots.withUnsafeBufferPointer { slots in
         let isEarlier = { (a: DwellEntry, b: DwellEntry) -> Bool in
           if a.deadline != b.deadline { return a.deadline < b.deadline }
-          if a.zone != b.zone { return Self.zoneID(a.zone, in: slots) < Self.zoneID(b.zone, in: slots) }
+          if a.zone != b.zone { return Self.zoneIDPrecedes(a.zone, b.zone, in: slots) }
           return names[Int(a.device)] < names[Int(b.device)]
         }
         // By insertion while few (no allocation); the standard library's sort (stable too, so
@@ -998,7 +998,7 @@ extension ZoneEvaluator {
     // Over the zone table read in place: a non-mutating helper called from here (the mutating
     // per-fix step) made the compiler copy the whole evaluator on every check-in and check-out.
     zoneSlots.withUnsafeBufferPointer { slots in
-      scratchZones.insertionSort { Self.zoneID($0, in: slots) < Self.zoneID($1, in: slots) }
+      scratchZones.insertionSort { Self.zoneIDPrecedes($0, $1, in: slots) }
     }
   }
 }

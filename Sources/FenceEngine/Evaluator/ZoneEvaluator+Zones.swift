@@ -968,6 +968,23 @@ extension ZoneEvaluator {
     slots[Int(slot)]?.id ?? ""
   }
 
+  /// Whether `zoneID(a, in: slots) < zoneID(b, in: slots)` ("" for a free slot), with the ids
+  /// compared where they lie in the table: the sorts of a fix's gathered zones call it.
+  ///
+  /// ``zoneID(_:in:)`` copies each id out of the table (a retain and a release each), and the
+  /// sort of the constant-density cold tracks' check-outs and check-ins spent about half its
+  /// instructions on those (2.4 % of the evaluation; `count-instructions`). Unwrapping a
+  /// slot in place after testing it for `nil` borrows its id instead.
+  @inline(__always)
+  static func zoneIDPrecedes(
+    _ a: Int32, _ b: Int32, in slots: UnsafeBufferPointer<CompiledZone?>
+  ) -> Bool {
+    let (a, b) = (Int(a), Int(b))
+    if slots[b] == nil { return false }
+    if slots[a] == nil { return !slots[b]!.id.isEmpty }
+    return slots[a]!.id < slots[b]!.id
+  }
+
   /// The id of the fence or GEOLINE in `slot` ("" for a free slot).
   ///
   /// Always inlined: called out of line from the mutating per-fix steps (each check-in and
