@@ -14,8 +14,9 @@ import Testing
       appended[0].initializeZoneFields(
         zone: "st-george", customData: ["pier": .number(3)], fence: "slip-2")
       appended[0].latitude = 40.64
-      appended[0].assignDeterministicID()
+      appended[0].assignDeterministicIDOverPlaceholder()
     }
+    #expect(events[0].idStorage == .ofContent)
     var expected = ZoneEvent(kind: .checkIn, time: t0, device: "367000140")
     expected.zone = "st-george"
     expected.customData = ["pier": .number(3)]
@@ -39,6 +40,27 @@ import Testing
     changed.fence = nil
     #expect(changed.id == event.id)
     #expect(changed.zone == "other" && changed.fence == nil)
+  }
+
+  /// A roaming event's device set on the placeholder before its id is marked: the id is made
+  /// of it, as `assignDeterministicID()` after the setter would make it.
+  @Test func theMarkOverAPlaceholderCoversFieldsSetBeforeIt() {
+    var events = [ZoneEvent(placeholderKind: .checkIn, time: t0, device: "tug-7")]
+    events.withUnsafeMutableBufferPointer { appended in
+      appended[0].initializeZoneFields(zone: "escort", customData: nil, fence: nil)
+      appended[0].roamingDevice = "tanker-1"
+      appended[0].assignDeterministicIDOverPlaceholder()
+    }
+    var expected = ZoneEvent(kind: .checkIn, time: t0, device: "tug-7")
+    expected.zone = "escort"
+    expected.roamingDevice = "tanker-1"
+    expected.assignDeterministicID()
+    #expect(events[0] == expected)
+    #expect(events[0].id == expected.id)
+    #expect(
+      events[0].id
+        == ZoneEvent.deterministicID(
+          device: "tug-7", zone: "escort", fence: "tanker-1", kind: .checkIn, time: t0))
   }
 
   /// A zone without custom data and an event without a fence: `nil`s initialized over `nil`s.

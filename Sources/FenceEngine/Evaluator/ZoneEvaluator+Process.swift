@@ -531,7 +531,7 @@ extension ZoneEvaluator {
           zone: slots[Int(zone)]?.id, customData: slots[Int(zone)]?.customData, fence: fence)
       }
       fill(&appended[last])
-      appended[last].assignDeterministicID()
+      appended[last].assignDeterministicIDOverPlaceholder()
     }
   }
 
