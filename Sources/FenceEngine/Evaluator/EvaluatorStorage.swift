@@ -492,6 +492,26 @@ extension Array where Element == ZoneRecord {
     return index
   }
 
+  /// Keeps the records `isKept` answers true for, in their order, and drops the others: the
+  /// pruning of finished records (``ZoneEvaluator/pruneRecords(_:at:zoneCores:)`` and the
+  /// shorter step for plain zones).
+  ///
+  /// In place: the generic `removeAll(where:)` and `contains(where:)` copy each record. The
+  /// tail goes one record at a time (usually one): `removeLast(_:)` is a generic range
+  /// replacement.
+  @inline(__always)
+  mutating func keepRecords(where isKept: (borrowing ZoneRecord) -> Bool) {
+    let kept = withUnsafeMutableBufferPointer { records in
+      var kept = 0
+      for r in records.indices where isKept(records[r]) {
+        if kept != r { records.swapAt(kept, r) }
+        kept += 1
+      }
+      return kept
+    }
+    while count > kept { removeLast() }
+  }
+
   /// Inserts an `outside` record for `zone` at `index` (kept out of line: rare per fix).
   ///
   /// Appends, then moves the records after `index` up by one in one block and the new record

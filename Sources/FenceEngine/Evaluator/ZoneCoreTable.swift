@@ -16,7 +16,9 @@ struct ZoneCoreTable: RandomAccessCollection {
     var ruleSet: Int32
     var gate: ZoneGate
     /// The rule set's ``ZoneRuleSet/isPlain``, kept in the row's padding so that the per-fix
-    /// step reads it with one load (``hasPlainRules(slot:)``).
+    /// step reads it with one load (``hasPlainRules(slot:)``): derived from the rule set at
+    /// each read, it cost the constant-density cold tracks 23 instructions a fix (0.7 %,
+    /// `count-instructions`). Written with the row, from the rules the row is given.
     var isPlain: Bool
 
     init(addedSequence: UInt64, ruleSet: Int32, gate: ZoneGate, rules: ZoneRuleSet) {

@@ -80,37 +80,22 @@ extension ZoneEvaluator {
           lastSequence: lastSequence, device: d, into: &events)
       }
     }
-    // No retrigger window keeps a record that is outside.
-    let kept = records.withUnsafeMutableBufferPointer { records in
-      var kept = 0
-      for r in records.indices where records[r].presence != .outside {
-        if kept != r { records.swapAt(kept, r) }
-        kept += 1
-      }
-      return kept
-    }
-    // One by one (usually one record): `removeLast(_:)` is a generic range replacement.
-    while records.count > kept { records.removeLast() }
+    // No retrigger window keeps a record that is outside: every one of them is dropped.
+    records.keepRecords { $0.presence != .outside }
     plainStepCount &+= 1
     return true
   }
 
-  /// Sorts record indices by their records' zone ids, by insertion (one index, the usual case,
-  /// costs nothing), over the zone table read in place.
+  /// Sorts record indices by their records' zone ids (one index, the usual case, costs
+  /// nothing), over the zone table read in place.
   @inline(__always)
   func sortByZoneID(_ gathered: UnsafeMutableBufferPointer<Int>, _ records: [ZoneRecord]) {
     guard gathered.count > 1 else { return }
+    var gathered = gathered
     zoneSlots.withUnsafeBufferPointer { slots in
       records.withUnsafeBufferPointer { records in
-        for i in 1..<gathered.count {
-          let moving = gathered[i]
-          let zone = records[moving].zone
-          var j = i
-          while j > 0, Self.zoneIDPrecedes(zone, records[gathered[j - 1]].zone, in: slots) {
-            gathered[j] = gathered[j - 1]
-            j -= 1
-          }
-          gathered[j] = moving
+        gathered.insertionSort {
+          Self.zoneIDPrecedes(records[$0].zone, records[$1].zone, in: slots)
         }
       }
     }

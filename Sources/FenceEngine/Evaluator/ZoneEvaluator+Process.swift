@@ -969,24 +969,11 @@ extension ZoneEvaluator {
   static func pruneRecords(
     _ records: inout [ZoneRecord], at time: Timestamp, zoneCores: borrowing ZoneCoreTable
   ) {
-    // In place: the generic `removeAll(where:)` and `contains(where:)` copy each record
-    // (retaining its fence id).
-    let kept = records.withUnsafeMutableBufferPointer { records in
-      var kept = 0
-      for r in records.indices {
-        let isDone =
-          records[r].presence == .outside
-          && !records[r].isSuppressed(
-            at: time,
-            minimumRetriggerTime: zoneCores.minimumRetriggerTime(ofSlot: Int(records[r].zone)))
-        if isDone { continue }
-        if kept != r { records.swapAt(kept, r) }
-        kept += 1
-      }
-      return kept
+    records.keepRecords { record in
+      record.presence != .outside
+        || record.isSuppressed(
+          at: time, minimumRetriggerTime: zoneCores.minimumRetriggerTime(ofSlot: Int(record.zone)))
     }
-    // One by one (usually one record): `removeLast(_:)` is a generic range replacement.
-    while records.count > kept { records.removeLast() }
   }
 
   /// Sorts the zones gathered in `scratchZones` by zone id, in place (one zone, the usual
