@@ -34,17 +34,13 @@ public enum Orientation: Int8, Hashable, Sendable {
     let detLeft = (ax - cx) * (by - cy)
     let detRight = (ay - cy) * (bx - cx)
     let det = detLeft - detRight
-    let detSum: Double
-    if detLeft > 0 {
-      if detRight <= 0 { return det }
-      detSum = detLeft + detRight
-    } else if detLeft < 0 {
-      if detRight >= 0 { return det }
-      detSum = -detLeft - detRight
-    } else {
-      return det
-    }
-    if abs(det) >= errorBoundA * detSum { return det }
+    // Shewchuk's filter compares against the sum of the two products' magnitudes when they
+    // have one sign, and trusts `det` outright when they differ or one is zero. Written as one
+    // comparison with `abs(detLeft) + abs(detRight)`, it takes the same decisions (differing
+    // signs give `abs(det)` equal to that sum, which passes; so does a zero product) without
+    // the branches on the products' signs, which fall at random where points meet edges.
+    // `!(a < b)` and not `a >= b`, so that a NaN returns at once as before.
+    if !(abs(det) < errorBoundA * (abs(detLeft) + abs(detRight))) { return det }
     return exactDeterminant(ax: ax, ay: ay, bx: bx, by: by, cx: cx, cy: cy)
   }
 

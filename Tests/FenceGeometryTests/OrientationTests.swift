@@ -1,4 +1,4 @@
-import FenceGeometry
+@testable import FenceGeometry
 import FenceTestSupport
 import Testing
 
@@ -65,5 +65,68 @@ import Testing
     #expect(
       Orientation(ax: -74.25, ay: 40.5, bx: -73.75, by: 40.75, cx: -74, cy: 40.625.nextUp)
         == .counterClockwise)
+  }
+
+  /// The filter written as one comparison takes exactly the decisions of Shewchuk's filter as
+  /// he wrote it, with branches on the two products' signs: the same value, bit for bit, on
+  /// random triples, nearly collinear ones, ones with a zero product (a shared coordinate) and
+  /// ones whose products have opposite signs.
+  @Test func theFilterDecidesAsTheBranchingOne() {
+    func branching(
+      _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ cx: Double, _ cy: Double
+    ) -> Double {
+      let detLeft = (ax - cx) * (by - cy)
+      let detRight = (ay - cy) * (bx - cx)
+      let det = detLeft - detRight
+      let detSum: Double
+      if detLeft > 0 {
+        if detRight <= 0 { return det }
+        detSum = detLeft + detRight
+      } else if detLeft < 0 {
+        if detRight >= 0 { return det }
+        detSum = -detLeft - detRight
+      } else {
+        return det
+      }
+      if abs(det) >= Orientation.errorBoundA * detSum { return det }
+      return Orientation.exactDeterminant(ax: ax, ay: ay, bx: bx, by: by, cx: cx, cy: cy)
+    }
+    var generator = SeededGenerator(seed: 11)
+    var exactOnes = 0
+    for k in 0..<20_000 {
+      let ax = Double.random(in: -180...180, using: &generator)
+      let ay = Double.random(in: -90...90, using: &generator)
+      var bx = Double.random(in: -180...180, using: &generator)
+      var by = Double.random(in: -90...90, using: &generator)
+      var cx: Double
+      var cy: Double
+      switch k % 4 {
+      case 0:  // anywhere
+        cx = Double.random(in: -180...180, using: &generator)
+        cy = Double.random(in: -90...90, using: &generator)
+      case 1:  // nearly on the line a-b
+        let t = Double.random(in: -1...2, using: &generator)
+        cx = ax + t * (bx - ax)
+        cy = ay + t * (by - ay)
+      case 2:  // a shared coordinate: a product is zero
+        cx = Double.random(in: -180...180, using: &generator)
+        cy = by
+        if k % 8 == 2 { bx = cx }
+      default:  // a few ulps off a point of the line
+        cx = (ax + bx) / 2
+        cy = (ay + by) / 2
+        for _ in 0..<Int.random(in: 0...3, using: &generator) { cx = cx.nextUp }
+        if k % 8 == 7 { by = ay }
+      }
+      let expected = branching(ax, ay, bx, by, cx, cy)
+      let detLeft = (ax - cx) * (by - cy)
+      let detRight = (ay - cy) * (bx - cx)
+      if abs(detLeft - detRight) < Orientation.errorBoundA * (abs(detLeft) + abs(detRight)) {
+        exactOnes += 1
+      }
+      let got = Orientation.determinant(ax: ax, ay: ay, bx: bx, by: by, cx: cx, cy: cy)
+      #expect(got.bitPattern == expected.bitPattern, "\((ax, ay, bx, by, cx, cy))")
+    }
+    #expect(exactOnes > 1_000, "the triples must include many the filter cannot decide")
   }
 }
