@@ -87,7 +87,11 @@ import Testing
         plain = order.map { plain[$0] }
       default: break
       }
+      if step % 50 == 0 {
+        #expect(table.hasExitHysteresis == plain.contains { $0.exitHysteresis > 0 })
+      }
     }
+    #expect(table.hasExitHysteresis == plain.contains { $0.exitHysteresis > 0 })
     #expect(table.count == plain.count)
     #expect(table.map(Self.bits) == plain.map(Self.bits))
     #expect(table.indices.allSatisfy { table.minimumRetriggerTime(ofSlot: $0) == plain[$0].minimumRetriggerTime })
@@ -95,6 +99,36 @@ import Testing
     #expect(table.indices.contains { table.hasPlainRules(slot: $0) })
     #expect(table.indices.contains { !table.hasPlainRules(slot: $0) })
     #expect(table.ruleSetCount == Set(plain.map { Self.bits(ZoneCore($0.ruleSet, addedSequence: 0, gate: ZoneGate())) }).count)
+  }
+
+  /// Whether any slot has an exit hysteresis follows the slots' writes: the per-fix step
+  /// skips the hysteresis pass while none has.
+  @Test func exitHysteresisIsCountedAsSlotsAreWritten() {
+    var none = Self.rules(0)
+    none.exitHysteresis = 0
+    var some = none
+    some.exitHysteresis = 25
+    var negativeZero = none
+    negativeZero.exitHysteresis = -0.0
+    var table = ZoneCoreTable()
+    for k in 0..<3 { table.append(ZoneCore(none, addedSequence: UInt64(k), gate: ZoneGate())) }
+    table.append(ZoneCore(negativeZero, addedSequence: 3, gate: ZoneGate()))
+    #expect(!table.hasExitHysteresis)
+    table[1] = ZoneCore(some, addedSequence: 1, gate: ZoneGate())
+    #expect(table.hasExitHysteresis)
+    table[2] = ZoneCore(some, addedSequence: 2, gate: ZoneGate())
+    // The gate and the sequence change without touching the rules.
+    table[1].gate.insert(.dormant)
+    table[1].addedSequence = 9
+    #expect(table.hasExitHysteresis)
+    table[1] = ZoneCore(none, addedSequence: 1, gate: ZoneGate())
+    #expect(table.hasExitHysteresis)
+    table.permute(takingFrom: [3, 2, 1, 0])
+    #expect(table.hasExitHysteresis)
+    table[1] = ZoneCore()
+    #expect(!table.hasExitHysteresis)
+    table.append(ZoneCore(some, addedSequence: 4, gate: ZoneGate()))
+    #expect(table.hasExitHysteresis)
   }
 
   /// Plain rules: one exit confirmation, no retrigger window, no dwell; hysteresis, check-out

@@ -40,6 +40,10 @@ struct ZoneCoreTable: RandomAccessCollection {
   private var freeNumbers: [Int32] = []
   /// The rule set written last (most loads give many zones the same rules).
   private var lastNumber: Int32 = -1
+  /// How many slots have rules with an exit hysteresis (above 0), counted as rule sets are
+  /// used and released: while none has, marking skips its pass over the device's records that
+  /// keeps a stay within its hysteresis (``hasExitHysteresis``).
+  private var hysteresisSlots = 0
 
   init() {}
 
@@ -80,6 +84,11 @@ struct ZoneCoreTable: RandomAccessCollection {
   func minimumRetriggerTime(ofSlot slot: Int) -> Double {
     ruleSets[Int(rows[slot].ruleSet)].minimumRetriggerTime
   }
+
+  /// Whether some slot's rules have an exit hysteresis above 0: slots of removed zones count
+  /// until their slots are written again.
+  @inline(__always)
+  var hasExitHysteresis: Bool { hysteresisSlots > 0 }
 
   /// Whether slot `slot`'s rules are plain (``ZoneRuleSet/isPlain``), read from its row alone.
   @inline(__always)
@@ -145,6 +154,7 @@ struct ZoneCoreTable: RandomAccessCollection {
       numbers[rules] = number
     }
     useCounts[Int(number)] += 1
+    if rules.exitHysteresis > 0 { hysteresisSlots += 1 }
     lastNumber = number
     return number
   }
@@ -152,6 +162,7 @@ struct ZoneCoreTable: RandomAccessCollection {
   /// Counts one slot fewer using rule set `number`, forgetting the set when none does.
   private mutating func release(_ number: Int32) {
     useCounts[Int(number)] -= 1
+    if ruleSets[Int(number)].exitHysteresis > 0 { hysteresisSlots -= 1 }
     guard useCounts[Int(number)] == 0 else { return }
     numbers[ruleSets[Int(number)]] = nil
     ruleSets[Int(number)] = ZoneRuleSet()

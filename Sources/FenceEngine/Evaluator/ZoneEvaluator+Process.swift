@@ -713,6 +713,10 @@ extension ZoneEvaluator {
       swap(&hits, &scratchHits)
     }
 
+    // A stay not found inside is kept within its zone's exit hysteresis. Skipped while no
+    // zone has one: the pass read every record again, and whether a record is inside falls at
+    // random on ground the device has not been over.
+    guard zoneCores.hasExitHysteresis else { return boundary }
     for r in records.indices {
       guard records[r].presence != .outside, !records[r].isInsideNow, !records[r].isHiddenNow
       else { continue }
