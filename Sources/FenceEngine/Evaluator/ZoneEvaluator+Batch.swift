@@ -88,27 +88,31 @@ extension ZoneEvaluator {
     // directly: with the cell cache in use (a fleet on familiar ground, skipped fixes) a
     // search ahead would be work the fix never does.
     let hasGrid = fenceIndex.answersPointsFromGrid
-    // The fences stage three found, by the parity of their fix, for stage four a fix later.
-    var found = [FoundAhead](repeating: FoundAhead(), count: 2)
     guard let base = fixes.baseAddress else { return }
     // Each fix's fields are read from the buffer one fix ahead, into one of two slots, and
     // the per-fix step reads them there (see `process(at:slot:into:)`).
     withUnsafeTemporaryAllocation(of: FixReading.self, capacity: 2) { readings in
-      let slots = readings.baseAddress.unsafelyUnwrapped
-      slots.initialize(to: FixReading(at: base))
-      for i in fixes.indices {
-        // This fix's fences, found two fixes ago (stage three writes over them next).
-        let mine = found[i & 1]
-        if hasGrid && cellCache.asksIndexDirectly {
-          askAhead(of: i, fixes, handles, found: &found)
+      // The fences stage three found, by the parity of their fix, for stage four a fix later:
+      // on the stack, where an array checked its uniqueness at every write.
+      withUnsafeTemporaryAllocation(of: FoundAhead.self, capacity: 2) { foundPair in
+        let found = foundPair.baseAddress.unsafelyUnwrapped
+        found.initialize(repeating: FoundAhead(), count: 2)
+        let slots = readings.baseAddress.unsafelyUnwrapped
+        slots.initialize(to: FixReading(at: base))
+        for i in fixes.indices {
+          // This fix's fences, found two fixes ago (stage three writes over them next).
+          let mine = found[i & 1]
+          if hasGrid && cellCache.asksIndexDirectly {
+            askAhead(of: i, fixes, handles, found: found)
+          }
+          if mine.fix == i && mine.isComplete { fencesFoundAhead = mine }
+          // The next fix's fields, read in place: `fixes[i]` would be copied (see `FixReading`).
+          if i &+ 1 < fixes.count {
+            (slots + ((i &+ 1) & 1)).initialize(to: FixReading(at: base + (i &+ 1)))
+          }
+          process(at: slots + (i & 1), slot: Int(handles[i].slot), into: &events)
+          fencesFoundAhead.fix = -1
         }
-        if mine.fix == i && mine.isComplete { fencesFoundAhead = mine }
-        // The next fix's fields, read in place: `fixes[i]` would be copied (see `FixReading`).
-        if i &+ 1 < fixes.count {
-          (slots + ((i &+ 1) & 1)).initialize(to: FixReading(at: base + (i &+ 1)))
-        }
-        process(at: slots + (i & 1), slot: Int(handles[i].slot), into: &events)
-        fencesFoundAhead.fix = -1
       }
     }
   }
@@ -117,7 +121,7 @@ extension ZoneEvaluator {
   @inline(__always)
   private mutating func askAhead(
     of i: Int, _ fixes: UnsafeBufferPointer<LocationFix>,
-    _ handles: UnsafeBufferPointer<DeviceHandle>, found: inout [FoundAhead]
+    _ handles: UnsafeBufferPointer<DeviceHandle>, found: UnsafeMutablePointer<FoundAhead>
   ) {
     let n = fixes.count
     if i &+ 4 < n {
