@@ -99,7 +99,7 @@ import Testing
       var bx = Double.random(in: -180...180, using: &generator)
       var by = Double.random(in: -90...90, using: &generator)
       var cx: Double
-      var cy: Double
+      let cy: Double
       switch k % 4 {
       case 0:  // anywhere
         cx = Double.random(in: -180...180, using: &generator)
