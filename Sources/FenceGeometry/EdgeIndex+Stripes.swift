@@ -70,12 +70,16 @@ extension EdgeIndex {
   /// The stripes filed (for ``withStripes(_:)``'s first use).
   @inline(never)
   private func makeStripeTable() -> StripeTable {
-    withEdges { edges in
-      StripeTable(
-        EdgeIndex.fileStripes(
-          edges: edges, stride: edgeStride, edgeCount: edgeCount, minY: minY, maxY: maxY,
-          parts: partCount))
-    }
+    withEdges(makeStripeTable(edges:))
+  }
+
+  /// The stripes of this index's `edges` (its values, unpacked): for ``withStripes(_:)`` and
+  /// ``buildTablesAhead(stripes:tree:)``.
+  func makeStripeTable(edges: UnsafeBufferPointer<Double>) -> StripeTable {
+    StripeTable(
+      EdgeIndex.fileStripes(
+        edges: edges, stride: edgeStride, edgeCount: edgeCount, minY: minY, maxY: maxY,
+        parts: partCount))
   }
 
   /// Whether the stripes are filed (tests; a query files them).

@@ -43,7 +43,13 @@ extension EdgeIndex {
   /// The stored tree built (for ``withTree(_:)``'s first use).
   @inline(never)
   private func makeTreeTable() -> TreeTable {
-    withEdges { TreeTable(ChunkTree(edges: $0, stride: edgeStride, storing: true)) }
+    withEdges(makeTreeTable(edges:))
+  }
+
+  /// The stored tree over this index's `edges` (its values, unpacked): for ``withTree(_:)`` and
+  /// ``buildTablesAhead(stripes:tree:)``.
+  func makeTreeTable(edges: UnsafeBufferPointer<Double>) -> TreeTable {
+    TreeTable(ChunkTree(edges: edges, stride: edgeStride, storing: true))
   }
 
   /// The chunk tree (building a stored one if it is not yet): for tests and for reading its

@@ -178,6 +178,38 @@ import Testing
     }
   }
 
+  /// Tables built ahead (decision 0027) on one thread while others query the same fresh shape:
+  /// whoever builds first publishes, and every thread answers as a shape asked beforehand.
+  @Test func threadsQueryingWhileTablesAreBuiltAheadAgreeWithOneAskedBefore() throws {
+    let points = samplePoints(count: 120, seed: 39)
+    for round in 0..<6 {
+      func make() throws -> MultiPolygon {
+        MultiPolygon(
+          try decimalStarPolygon(
+            count: 3_000, longitude: 10, latitude: 20, radius: 1, decimals: 5,
+            seed: 500 + UInt64(round)))
+      }
+      let reference = try make()
+      let expected = points.map { point -> UInt64 in
+        let position = Position(Coordinate(uncheckedLatitude: point.0, longitude: point.1))
+        let inside = reference.contains(latitude: point.0, longitude: point.1)
+        return reference.distanceToBoundary(from: position).bitPattern ^ (inside ? 1 : 0)
+      }
+      let fresh = try make()
+      // Thread 0 builds the tables ahead before its questions; the others ask at once.
+      for (thread, answers) in answersOnThreads(4, count: points.count, stagger: 30, { k in
+        if k == 0 { fresh.buildTablesAhead() }
+        let point = points[k]
+        let position = Position(Coordinate(uncheckedLatitude: point.0, longitude: point.1))
+        let inside = fresh.contains(latitude: point.0, longitude: point.1)
+        return fresh.distanceToBoundary(from: position).bitPattern ^ (inside ? 1 : 0)
+      }).enumerated() {
+        #expect(answers == expected, "thread \(thread)")
+      }
+      #expect(fresh.partIndex(0).hasFiledStripes && fresh.partIndex(0).hasBuiltTree)
+    }
+  }
+
   /// A multipolygon of several parts joins their edges on its first containment query, once,
   /// whichever thread asks first; parts that cannot share one index (different antimeridian
   /// frames) are recorded as such, and tested one by one.

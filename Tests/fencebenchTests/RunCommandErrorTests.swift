@@ -64,6 +64,10 @@ import Testing
       name: "a negative cell cache", arguments: ["run", "--zones", zones, firstHour, "--cell-cache", "-1"],
       status: 2, message: "Error: --cell-cache must be a whole number from 0 to 16777216, got -1."),
     ErrorCase(
+      name: "a negative edge count for tables ahead",
+      arguments: ["run", "--zones", zones, firstHour, "--tables-ahead-edges", "-1"], status: 2,
+      message: "Error: --tables-ahead-edges must be a whole number of edges from 0, got -1."),
+    ErrorCase(
       name: "a map that is neither HTML nor SVG",
       arguments: ["run", "--zones", zones, firstHour, "--map", "out.png"], status: 2,
       message: "Error: --map must name an .html or .svg file, for example --map run.html."),

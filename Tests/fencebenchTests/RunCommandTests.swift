@@ -25,6 +25,8 @@ import Testing
     // Nor may the cell cache, off or small enough to be emptied again and again.
     GoldenCase(golden: "nyharbor-first-hour.ndjson", options: ["--cell-cache", "0"]),
     GoldenCase(golden: "nyharbor-first-hour.ndjson", options: ["--cell-cache", "1"]),
+    // Nor the polygons' tables built at load rather than by the first fix near them.
+    GoldenCase(golden: "nyharbor-first-hour.ndjson", options: ["--tables-ahead-edges", "0"]),
     GoldenCase(
       golden: "nyharbor-first-hour-monitor-diagnostics.ndjson",
       options: ["--monitor", "3", "--radius", "2000", "--diagnostics"]),

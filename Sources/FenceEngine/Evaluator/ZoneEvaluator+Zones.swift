@@ -557,6 +557,9 @@ extension ZoneEvaluator {
     var elementIDs: [String] = []
     /// Element slots placed by the change, not yet in their index.
     var placed: [Int32] = []
+    /// Polygon fences placed by the change that get their tables before any fix asks
+    /// (``Configuration/tablesAheadEdgeCount``), with their edge counts.
+    var tablesAhead: [(shape: MultiPolygon, edges: Int)] = []
     /// Replaced zones whose dwell rule may have changed.
     var rescheduled: [Int32] = []
     /// Removed zones whose rules say `exitOnRemove`, with what their check-outs carry.
@@ -640,6 +643,7 @@ extension ZoneEvaluator {
       var polygon: PolygonFence?
       if case .polygon(let shape) = fence.area {
         polygon = PolygonFence(shape: shape, prepared: prepared.isEmpty ? nil : prepared[index])
+        noteTablesAhead(shape, batch: &batch)
       }
       slots.append(
         place(
@@ -870,6 +874,7 @@ extension ZoneEvaluator {
   /// of removed zones and elements, then frees their slots.
   mutating func finish(_ batch: RemovalBatch) {
     index(placed: batch.placed)
+    buildTablesAhead(batch.tablesAhead)
     // Removed element slots, marked once for the check-in fences and the monitored sets.
     let removedElement = SlotMarks(batch.elements, slotCount: elementCores.count)
     if !batch.elements.isEmpty {

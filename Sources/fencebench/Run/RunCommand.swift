@@ -74,6 +74,13 @@ struct RunCommand: ParsableCommand {
       valueName: "cells"))
   var cellCache: Int = ZoneEvaluator.Configuration.default.cellCacheCapacity
 
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "Polygon fences of at least this many edges get their tables (stripes, chunk trees) built at load rather than by the first fix near them; 0 for every polygon. The events are the same either way.",
+      valueName: "edges"))
+  var tablesAheadEdges: Int = ZoneEvaluator.Configuration.default.tablesAheadEdgeCount
+
   // MARK: Outputs
 
   @Option(help: ArgumentHelp("Write every event as NDJSON to this file (`-` for standard output).", valueName: "file"))
@@ -111,6 +118,9 @@ struct RunCommand: ParsableCommand {
       throw ValidationError("Give at least one track file (.csv, .gpx or .ndjson) after the options.")
     }
     try OptionRange.check("--cell-cache", cellCache, 0...ZoneEvaluator.Configuration.maximumCellCacheCapacity)
+    guard tablesAheadEdges >= 0 else {
+      throw ValidationError("--tables-ahead-edges must be a whole number of edges from 0, got \(tablesAheadEdges).")
+    }
     guard mapEvents >= 0 else {
       throw ValidationError("--map-events must be 0 or more events, got \(mapEvents).")
     }
@@ -136,6 +146,7 @@ struct RunCommand: ParsableCommand {
     var configuration = engine.configuration(
       predicateBackend: backend == .geos ? .geosPrepared : .native, skipsUnchangedFixes: skipUnchanged)
     configuration.cellCacheCapacity = cellCache
+    configuration.tablesAheadEdgeCount = tablesAheadEdges
     return configuration
   }
 
