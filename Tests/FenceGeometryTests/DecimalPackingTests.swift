@@ -46,6 +46,55 @@ import Testing
     #expect(bytes.count <= 1 + 2 * values.count + 10)
   }
 
+  /// Group sequences of every length from 1 to 10 bytes, in random order, come back as the
+  /// integers written, each over `10^d`, also at the very end of the bytes.
+  @Test(arguments: [1, 2, 3, 7, 8, 9, 10, 200])
+  func groupSequencesOfEveryLengthDecodeToTheIntegersWritten(count: Int) {
+    var generator = SeededGenerator(seed: 90 + UInt64(count))
+    let places = Int.random(in: 0...9, using: &generator)
+    var power = 1.0
+    for _ in 0..<places { power *= 10 }
+    var bytes: [UInt8] = [UInt8(places)]
+    var expected: [UInt64] = []
+    var previous: (Int64, Int64) = (0, 0)
+    var lengths = Set<Int>()
+    for i in 0..<count {
+      // A difference whose sequence takes a random length of 1 to 10 bytes.
+      let wanted = Int.random(in: 1...10, using: &generator)
+      let low: UInt64 = wanted == 1 ? 0 : 1 << (7 * (wanted - 1))
+      let high: UInt64 = wanted == 10 ? .max : (1 << (7 * wanted)) - 1
+      let zigzag = UInt64.random(in: low...high, using: &generator)
+      var rest = zigzag
+      var length = 1
+      while rest >= 0x80 {
+        bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+        rest >>= 7
+        length += 1
+      }
+      bytes.append(UInt8(rest))
+      #expect(length == wanted)
+      lengths.insert(length)
+      let difference = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
+      let n: Int64
+      if i % 2 == 0 {
+        n = previous.0 &+ difference
+        previous.0 = n
+      } else {
+        n = previous.1 &+ difference
+        previous.1 = n
+      }
+      expected.append((Double(n) / power).bitPattern)
+    }
+    if count == 200 { #expect(lengths == Set(1...10)) }
+    let values = bytes.withUnsafeBufferPointer { buffer in
+      [Double](unsafeUninitializedCapacity: count) { values, initialized in
+        DecimalPacking.unpack(buffer, count: count, into: values.baseAddress!)
+        initialized = count
+      }
+    }
+    #expect(values.map(\.bitPattern) == expected)
+  }
+
   @Test func theFewestPlacesThatHoldEveryValueAreChosen() throws {
     let values = [-73.5, 40.25, -73.125, 40.0]
     let bytes = try #require(packed(values))
