@@ -35,8 +35,9 @@ extension MultiPolygon {
   }
 
   /// Builds now the tables that queries would otherwise build on first use (decision 0027):
-  /// the stripes that containment reads (one polygon's own, or a multipolygon's joined index's,
-  /// which is made first if needed) and the stored chunk trees of the parts, which cell
+  /// the stripes that containment reads (one polygon's own, a multipolygon's joined index's,
+  /// which is made first if needed, or each part's when they cannot be joined) and the stored
+  /// chunk trees of the parts, which cell
   /// relations and distances read. The answers are the same either way; only when the work is
   /// done changes. Safe to call from any thread, at the same time as queries.
   ///
@@ -47,8 +48,13 @@ extension MultiPolygon {
     case .one(let polygon):
       polygon.index.buildTablesAhead(stripes: true, tree: true)
     case .many(let many):
-      many.stripes?.buildTablesAhead(stripes: true, tree: false)
-      for polygon in many.polygons { polygon.index.buildTablesAhead(stripes: false, tree: true) }
+      // Parts that cannot share a joined index (different antimeridian frames, or more than 64
+      // colours) are tested one by one, each by its own stripes.
+      let joined = many.stripes
+      joined?.buildTablesAhead(stripes: true, tree: false)
+      for polygon in many.polygons {
+        polygon.index.buildTablesAhead(stripes: joined == nil, tree: true)
+      }
     }
   }
 }

@@ -94,4 +94,24 @@ import Testing
         == points.map { queried.contains(latitude: $0.0, longitude: $0.1) })
     if let ahead = both.stripes, let first = queried.stripes { expectSameTables(ahead, first) }
   }
+
+  @Test func partsThatCannotBeJoinedGetTheirOwnStripes() throws {
+    var generator = SeededGenerator(seed: 43)
+    // One part across the antimeridian (its frame unwrapped), one not: no joined index.
+    let across = try starPolygon(
+      count: 400, longitude: 179.8, latitude: 20, radius: 1, jagged: true, generator: &generator)
+    let west = try starPolygon(
+      count: 400, longitude: 170, latitude: 20, radius: 1, jagged: true, generator: &generator)
+    #expect(across.crossesAntimeridian && !west.crossesAntimeridian)
+    let both = try MultiPolygon([across, west])
+    #expect(both.stripes == nil)
+    #expect(!both.partIndex(0).hasFiledStripes && !both.partIndex(1).hasFiledStripes)
+    both.buildTablesAhead()
+    #expect(both.partIndex(0).hasFiledStripes && both.partIndex(1).hasFiledStripes)
+    #expect(both.partIndex(0).hasBuiltTree && both.partIndex(1).hasBuiltTree)
+    #expect(both.contains(latitude: 20, longitude: 170))
+    #expect(both.contains(latitude: 20, longitude: 179.9))
+    #expect(both.contains(latitude: 20, longitude: -179.9))
+    #expect(!both.contains(latitude: 20, longitude: 175))
+  }
 }
