@@ -11,14 +11,6 @@ import Testing
 /// moment all get the answers of a shape asked beforehand. (In CI's ThreadSanitizer run: the
 /// suite's name ends in ConcurrencyTests.)
 @Suite struct BuiltOnFirstUseConcurrencyTests {
-  /// Points around and inside a star of `radius` degrees centred on (20 N, 10 E).
-  func samplePoints(count: Int, seed: UInt64) -> [(Double, Double)] {
-    var generator = SeededGenerator(seed: seed)
-    return (0..<count).map { _ in
-      (Double.random(in: 18.5...21.5, using: &generator), Double.random(in: 8.5...11.5, using: &generator))
-    }
-  }
-
   /// Each of `threads` threads answers questions `0 ..< count`, each starting `stagger`
   /// questions after the one before, so that any thread may be the first to ask; the answers
   /// of each thread, in question order.
@@ -67,7 +59,7 @@ import Testing
   }
 
   @Test func threadsAskingAFreshIndexAtOnceAgreeWithOneFiledBefore() throws {
-    let points = samplePoints(count: 200, seed: 23)
+    let points = pointsAroundStar(count: 200, seed: 23)
     for round in 0..<12 {
       var generator = SeededGenerator(seed: 100 + UInt64(round))
       let reference = try starPolygon(
@@ -114,7 +106,7 @@ import Testing
   }
 
   @Test func threadsMeasuringAFreshPolygonAtOnceAgreeWithOneMeasuredBefore() throws {
-    let points = samplePoints(count: 60, seed: 33).map {
+    let points = pointsAroundStar(count: 60, seed: 33).map {
       Position(Coordinate(uncheckedLatitude: $0.0, longitude: $0.1))
     }
     for round in 0..<6 {
@@ -139,7 +131,7 @@ import Testing
   /// (decision 0018): threads asking a fresh one at once, for containment and for distances,
   /// unpack it once and agree with one unpacked before.
   @Test func threadsUnpackingAFreshPolygonAtOnceAgreeWithOneUnpackedBefore() throws {
-    let points = samplePoints(count: 120, seed: 37)
+    let points = pointsAroundStar(count: 120, seed: 37)
     for round in 0..<6 {
       func make() throws -> Polygon {
         try decimalStarPolygon(
@@ -181,7 +173,7 @@ import Testing
   /// Tables built ahead (decision 0027) on one thread while others query the same fresh shape:
   /// whoever builds first publishes, and every thread answers as a shape asked beforehand.
   @Test func threadsQueryingWhileTablesAreBuiltAheadAgreeWithOneAskedBefore() throws {
-    let points = samplePoints(count: 120, seed: 39)
+    let points = pointsAroundStar(count: 120, seed: 39)
     for round in 0..<6 {
       func make() throws -> MultiPolygon {
         MultiPolygon(
@@ -214,7 +206,7 @@ import Testing
   /// whichever thread asks first; parts that cannot share one index (different antimeridian
   /// frames) are recorded as such, and tested one by one.
   @Test func multipolygonsJoinTheirPartsOnFirstUse() throws {
-    let points = samplePoints(count: 200, seed: 35)
+    let points = pointsAroundStar(count: 200, seed: 35)
     for round in 0..<6 {
       func make() throws -> MultiPolygon {
         var generator = SeededGenerator(seed: 300 + UInt64(round))

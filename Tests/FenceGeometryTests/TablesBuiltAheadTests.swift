@@ -6,17 +6,9 @@ import Testing
 /// A shape's tables built ahead (decision 0027) are the tables its first query would build,
 /// bit for bit, and leave a packed index packed.
 @Suite struct TablesBuiltAheadTests {
-  /// Points around and inside a star of radius 1 degree centred on (20 N, 10 E).
-  func samplePoints(count: Int, seed: UInt64) -> [(Double, Double)] {
-    var generator = SeededGenerator(seed: seed)
-    return (0..<count).map { _ in
-      (Double.random(in: 18.5...21.5, using: &generator), Double.random(in: 8.5...11.5, using: &generator))
-    }
-  }
-
   /// Cells of 1/256 degree around the same star.
   func sampleCells(count: Int, seed: UInt64) -> [BoundingBox] {
-    samplePoints(count: count, seed: seed).map { latitude, longitude in
+    pointsAroundStar(count: count, seed: seed).map { latitude, longitude in
       let south = (latitude * 256).rounded(.down) / 256
       let west = (longitude * 256).rounded(.down) / 256
       return BoundingBox(south: south, west: west, north: south + 1.0 / 256, east: west + 1.0 / 256)
@@ -51,7 +43,7 @@ import Testing
     // The build read the values from a temporary unpacking: they stay packed until a query.
     #expect(!ahead.index.hasUnpackedEdges)
 
-    let points = samplePoints(count: 400, seed: 32)
+    let points = pointsAroundStar(count: 400, seed: 32)
     let cells = sampleCells(count: 400, seed: 33)
     let expected = points.map { queried.contains(latitude: $0.0, longitude: $0.1) }
     let expectedRelations = cells.map { MultiPolygon(queried).relation(toCell: $0) }
@@ -88,7 +80,7 @@ import Testing
     #expect(both.partIndex(0).treeSlot.value == tree)
 
     let queried = try MultiPolygon([star, small])
-    let points = samplePoints(count: 300, seed: 42)
+    let points = pointsAroundStar(count: 300, seed: 42)
     #expect(
       points.map { both.contains(latitude: $0.0, longitude: $0.1) }
         == points.map { queried.contains(latitude: $0.0, longitude: $0.1) })

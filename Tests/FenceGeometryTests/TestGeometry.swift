@@ -85,3 +85,12 @@ func numericRows(_ name: String, filePath: String = #filePath) throws -> [[Doubl
     line.split(separator: ",").map { Double(String($0)) ?? .nan }
   }
 }
+
+/// `count` seeded points (latitude, longitude) from 18.5 to 21.5 N and 8.5 to 11.5 E: around and
+/// inside a star of radius 1 degree centred on (20 N, 10 E).
+func pointsAroundStar(count: Int, seed: UInt64) -> [(Double, Double)] {
+  var generator = SeededGenerator(seed: seed)
+  return (0..<count).map { _ in
+    (Double.random(in: 18.5...21.5, using: &generator), Double.random(in: 8.5...11.5, using: &generator))
+  }
+}
