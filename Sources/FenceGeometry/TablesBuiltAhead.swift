@@ -42,7 +42,7 @@ extension MultiPolygon {
   /// done changes. Safe to call from any thread, at the same time as queries.
   ///
   /// - Complexity: O(*n*) in the edges. Allocates the tables (about 9 bytes an edge for a
-  ///   jagged coastline's stripes, 2 for its tree).
+  ///   jagged coastline's stripes, 3.4 for its tree).
   public func buildTablesAhead() {
     switch parts {
     case .one(let polygon):

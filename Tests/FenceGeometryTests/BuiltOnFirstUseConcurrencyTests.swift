@@ -188,7 +188,9 @@ import Testing
         return reference.distanceToBoundary(from: position).bitPattern ^ (inside ? 1 : 0)
       }
       let fresh = try make()
-      // Thread 0 builds the tables ahead before its questions; the others ask at once.
+      // Each thread builds the tables ahead when it reaches question 0: thread 0 before any
+      // question of its own, the others while the rest ask (the builds after the first find
+      // the tables published and do nothing).
       for (thread, answers) in answersOnThreads(4, count: points.count, stagger: 30, { k in
         if k == 0 { fresh.buildTablesAhead() }
         let point = points[k]

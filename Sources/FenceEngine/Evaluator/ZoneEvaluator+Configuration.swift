@@ -42,7 +42,7 @@ extension ZoneEvaluator {
     /// trees) built when their zone is added, in parallel across the cores, rather than by the
     /// first fix that comes near them (default 5,000; 0 builds them for every polygon, and
     /// `Int.max` for none). A 20,000-edge coastline's tables take about a millisecond to
-    /// build, which a fix would otherwise wait for, and about 11 bytes an edge to keep, which
+    /// build, which a fix would otherwise wait for, and about 12 bytes an edge to keep, which
     /// a polygon no fix comes near would otherwise never take. Only the answers' timing
     /// changes, never the answers (decision 0027). Used with the
     /// ``PredicateBackend/native`` backend only.

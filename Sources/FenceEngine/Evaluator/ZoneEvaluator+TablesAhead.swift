@@ -22,10 +22,6 @@ extension ZoneEvaluator {
     guard !shapes.isEmpty else { return }
     // Largest first, so that the last to finish is a small one.
     let ordered = shapes.sorted { $0.edges > $1.edges }.map(\.shape)
-    if ordered.count == 1 {
-      ordered[0].buildTablesAhead()
-    } else {
-      DispatchQueue.concurrentPerform(iterations: ordered.count) { ordered[$0].buildTablesAhead() }
-    }
+    DispatchQueue.concurrentPerform(iterations: ordered.count) { ordered[$0].buildTablesAhead() }
   }
 }
