@@ -23,6 +23,72 @@ extension EdgeIndex {
     forEachEdge(meetingBox: minX, minY, maxX, maxY, margin: margin) { _ in true }
   }
 
+  /// The most stripe entries ``stripesMeetBox(minX:minY:maxX:maxY:margin:)`` reads; more are
+  /// left to the chunk tree.
+  ///
+  /// Measured on the harbor week under callgrind's cache simulation (a 1 MB last level): 32
+  /// and 64 spared about 1.6 million instructions and 60,000-70,000 first-level misses of the
+  /// evaluation, and no last-level ones; 32 also about 2,700 last-level misses. 256 read so
+  /// many edges that it missed the last level 17,000 times more than the tree alone.
+  static let stripeScanLimit = 32
+
+  /// ``meetsBox(minX:minY:maxX:maxY:margin:)`` answered from the latitude stripes the widened
+  /// box spans, or `nil` when they hold more than ``stripeScanLimit`` entries (the chunk tree
+  /// then answers quicker). Files the stripes if no query has yet.
+  ///
+  /// The same answer as the chunk tree's: every edge whose latitudes meet the widened box is
+  /// filed in one of those stripes (``stripe(_:minY:scale:count:)`` is monotone), and each is
+  /// put to the same test (an edge filed in several of them, once for each). A cell of the cell
+  /// cache spans a few stripes of a large polygon: a short run of entries, which the test of the
+  /// cell's centre that follows a `false` reads again from cache, where the tree's query reads
+  /// node boxes along the whole outline near the cell.
+  ///
+  /// - Complexity: O(*k*) for the *k* entries read, at most ``stripeScanLimit``. Allocates
+  ///   nothing.
+  func stripesMeetBox(
+    minX: Double, minY: Double, maxX: Double, maxY: Double, margin: Double
+  ) -> Bool? {
+    let x0 = minX - margin
+    let y0 = minY - margin
+    let x1 = maxX + margin
+    let y1 = maxY + margin
+    guard self.minX <= x1, self.maxX >= x0, self.minY <= y1, self.maxY >= y0 else { return false }
+    return withStripes { stripes in
+      stripes.offsets.withUnsafeBufferPointer { o in
+        let first: Int
+        let end: Int
+        if o.isEmpty {
+          first = 0
+          end = edgeCount
+        } else {
+          let narrow = o.count == stripes.count &+ 1
+          let s0 = EdgeIndex.stripe(y0, minY: self.minY, scale: stripes.scale, count: stripes.count)
+          let s1 = EdgeIndex.stripe(y1, minY: self.minY, scale: stripes.scale, count: stripes.count)
+          first = Self.value(o, s0, narrow: narrow)
+          end = Self.value(o, s1 &+ 1, narrow: narrow)
+        }
+        guard end &- first <= Self.stripeScanLimit else { return nil }
+        return withEdges { e in
+          stripes.edgeNumbers.withUnsafeBufferPointer { n in
+            let stride = edgeStride
+            let narrowNumbers = EdgeIndex.hasNarrowEdgeNumbers(edgeCount: edgeCount)
+            for k in first..<end {
+              let number = n.isEmpty ? k : Self.value(n, k, narrow: narrowNumbers)
+              let i = stride &* number
+              if EdgeIndex.edge(
+                ax: e[i], ay: e[i + 1], bx: e[i + 2], by: e[i + 3],
+                meetsBox: x0, y0, x1, y1)
+              {
+                return true
+              }
+            }
+            return false
+          }
+        }
+      }
+    }
+  }
+
   /// Calls `body` with the number of each edge that meets the closed box `minX...maxX` ×
   /// `minY...maxY` widened by `margin` degrees (as ``meetsBox(minX:minY:maxX:maxY:margin:)``
   /// decides it: every edge within the box widened by `margin` less 10⁻¹² degrees is visited,

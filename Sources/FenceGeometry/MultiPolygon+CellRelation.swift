@@ -23,8 +23,12 @@ extension MultiPolygon {
   /// antimeridian, or a cell that does (or that touches longitude ±180, where containment also
   /// looks at the other side), is always `.mixed`.
   ///
-  /// - Complexity: about O(log *n* + *k*) for the *k* edges whose chunk boxes meet the cell.
-  ///   Allocates nothing.
+  /// Whether an edge meets the cell is read from the latitude stripes the cell spans when they
+  /// hold few entries (``EdgeIndex/stripesMeetBox(minX:minY:maxX:maxY:margin:)``), else from
+  /// the chunk trees: the same answer either way.
+  ///
+  /// - Complexity: at most ``EdgeIndex/stripeScanLimit`` entries, or about O(log *n* + *k*) for
+  ///   the *k* edges whose chunk boxes meet the cell. Allocates nothing.
   public func relation(toCell cell: BoundingBox) -> CellRelation {
     guard !cell.crossesAntimeridian, cell.west > -180, cell.east < 180 else { return .mixed }
     let box = boundingBox
@@ -41,13 +45,26 @@ extension MultiPolygon {
     let maxY = cell.north
     switch parts {
     case .one(let polygon):
-      // The extent test is the first step of `meetsBox`.
+      // The extent test is the first step of `stripesMeetBox` and of `meetsBox`.
       let index = polygon.index
       if index.isUnwrapped { return .mixed }
-      if index.meetsBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY, margin: margin) {
+      if let meets = index.stripesMeetBox(
+        minX: minX, minY: minY, maxX: maxX, maxY: maxY, margin: margin)
+      {
+        if meets { return .mixed }
+      } else if index.meetsBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY, margin: margin) {
         return .mixed
       }
     case .many(let many):
+      // The joined index's stripes when the cell spans few entries (it holds every part's
+      // edges, in one frame, or is not made); else the parts' trees.
+      if let joined = many.stripes, !joined.isUnwrapped,
+        let meets = joined.stripesMeetBox(
+          minX: minX, minY: minY, maxX: maxX, maxY: maxY, margin: margin)
+      {
+        if meets { return .mixed }
+        break
+      }
       // Parts by their flat extents, in order: only a part whose extent meets the cell has its
       // index read (reading one retains it).
       for k in many.extents.indices {
