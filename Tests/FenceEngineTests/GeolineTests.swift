@@ -117,6 +117,33 @@ struct DirectionCase: CustomTestStringConvertible, Sendable {
     #expect(events.last?.contains("late/late geoline rightToLeft") == true)
   }
 
+  /// Every change of the zone set makes the GEOLINE summary (the box of all GEOLINEs and the
+  /// list of their boxes) for its zones at once, so that no fix pays for it; the zone clock's
+  /// changes leave it to the next fix.
+  @Test func eachZoneChangeMakesTheGeolineSummaryBeforeAnyFix() throws {
+    /// An east-west line 1 km long, `north` metres north of the origin.
+    func line(_ id: String, _ north: Double) throws -> Zone {
+      Zone(id: id, geolines: [try geoline(id, [(north, -500), (north, 500)])])
+    }
+    var evaluator = try ZoneEvaluator(zones: [try line("a", 0)])
+    func summary() -> (current: Bool, boxes: [Int32], south: Double?) {
+      (
+        evaluator.geolineExtentGeneration == evaluator.zoneGeneration,
+        evaluator.geolineBoxes.map(\.slot), evaluator.geolineExtent?.south
+      )
+    }
+    let south = originLatitude + 200 / metresPerDegreeLatitude
+    #expect(summary().current && summary().boxes == [0])
+    try evaluator.add([try line("b", 200)])
+    #expect(summary().current && summary().boxes == [0, 1])
+    try evaluator.replaceAll(with: [try line("b", 200)])
+    #expect(summary().current && summary().boxes == [1])
+    #expect(abs((summary().south ?? 0) - south) < 1e-9)
+    let removed = evaluator.remove(zoneID: "b")
+    #expect(removed)
+    #expect(summary().current && summary().boxes == [] && summary().south == nil)
+  }
+
   @Test func aCrossingThroughAVertexCountsOnce() throws {
     // A bent line with a vertex at the origin; the movement goes straight through it.
     let zone = Zone(id: "z", geolines: [try geoline("bent", [(0, -1000), (0, 0), (500, 1000)])])

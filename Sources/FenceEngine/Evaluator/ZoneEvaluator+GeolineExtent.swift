@@ -36,6 +36,17 @@ extension ZoneEvaluator {
   /// without meeting one.
   static let directGeolineLimit = 16
 
+  /// Ends a change of the zone set: a new ``zoneGeneration``, with the GEOLINE summary made for
+  /// it now rather than by the first fix after the change. The summary is one pass over every
+  /// element's core (about 23,000 cache misses of the harbor week's first fix under
+  /// callgrind's cache simulation, for 31,000 fences), work of the change, not of a fix. Changes
+  /// that leave the GEOLINEs as they are (the zone clock's) advance the generation alone; the
+  /// next fix then remakes the summary.
+  mutating func startZoneGeneration() {
+    zoneGeneration += 1
+    refreshGeolineSummary()
+  }
+
   /// Remakes, in one pass over the GEOLINEs, the box holding them all (`geolineExtent`: nil
   /// when one crosses the antimeridian, or when there are none, and then the index is empty
   /// and nothing is searched anyway) and the list of their slots and boxes for the direct scan

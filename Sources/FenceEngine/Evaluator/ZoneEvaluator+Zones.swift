@@ -228,7 +228,7 @@ extension ZoneEvaluator {
     // is packed, when a caller handed it over (`add(consume zones)`).
     _ = consume zones
     finish(batch)
-    zoneGeneration += 1
+    startZoneGeneration()
   }
 
   /// Replaces every loaded zone by `zones`, all or nothing: zones whose id is not in `zones` are
@@ -264,7 +264,7 @@ extension ZoneEvaluator {
     }
     _ = consume zones
     finish(batch)
-    zoneGeneration += 1
+    startZoneGeneration()
   }
 
   /// Asks the allocator to give freed pages back to the system, for a load large enough to
@@ -360,7 +360,7 @@ extension ZoneEvaluator {
     var batch = RemovalBatch()
     removeZone(slot: slot, batch: &batch)
     finish(batch)
-    zoneGeneration += 1
+    startZoneGeneration()
     return true
   }
 
@@ -379,7 +379,7 @@ extension ZoneEvaluator {
     }
     guard !batch.zones.isEmpty else { return 0 }
     finish(batch)
-    zoneGeneration += 1
+    startZoneGeneration()
     return batch.zones.count
   }
 
