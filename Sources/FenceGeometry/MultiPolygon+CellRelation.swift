@@ -39,32 +39,21 @@ extension MultiPolygon {
     {
       return .outside
     }
+    // One part, or parts joined in one index: that index's stripes or tree, without the
+    // parts (nil: the parts' trees must answer, or an antimeridian frame).
+    if let stripes, let relation = stripes.relation(toCell: cell) { return relation }
     let minX = cell.west
     let minY = cell.south
     let maxX = cell.east
     let maxY = cell.north
     switch parts {
     case .one(let polygon):
-      // The extent test is the first step of `stripesMeetBox` and of `meetsBox`.
       let index = polygon.index
       if index.isUnwrapped { return .mixed }
-      if let meets = index.stripesMeetBox(
-        minX: minX, minY: minY, maxX: maxX, maxY: maxY, margin: margin)
-      {
-        if meets { return .mixed }
-      } else if index.meetsBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY, margin: margin) {
+      if index.meetsBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY, margin: margin) {
         return .mixed
       }
     case .many(let many):
-      // The joined index's stripes when the cell spans few entries (it holds every part's
-      // edges, in one frame, or is not made); else the parts' trees.
-      if let joined = many.stripes, !joined.isUnwrapped,
-        let meets = joined.stripesMeetBox(
-          minX: minX, minY: minY, maxX: maxX, maxY: maxY, margin: margin)
-      {
-        if meets { return .mixed }
-        break
-      }
       // Parts by their flat extents, in order: only a part whose extent meets the cell has its
       // index read (reading one retains it).
       for k in many.extents.indices {
@@ -79,6 +68,40 @@ extension MultiPolygon {
       }
     }
     let centre = contains(
+      latitude: (cell.south + cell.north) / 2, longitude: (cell.west + cell.east) / 2)
+    return centre ? .inside : .outside
+  }
+}
+
+extension EdgeIndex {
+  /// ``MultiPolygon/relation(toCell:)`` of the multipolygon whose stripe index this is (one
+  /// part's own, or the parts' joined), read from this index alone: whether an edge meets the
+  /// cell from the stripes the cell spans (``stripesMeetBox(minX:minY:maxX:maxY:margin:)``) or
+  /// from the chunk tree, then the test of the cell's centre. `nil` when this index cannot tell:
+  /// its frame is unwrapped (the multipolygon's box decides first), or the stripes hold too many
+  /// entries and it keeps no tree (a joined index: the parts' trees answer).
+  ///
+  /// The same answer as the multipolygon's, which calls it: a cell that misses the extent finds
+  /// no edge and a centre outside it. Read through ``UnretainedContainmentTest``, it costs no
+  /// reference counting (a copy of the multipolygon retains and releases its parts).
+  func relation(toCell cell: BoundingBox) -> CellRelation? {
+    guard !cell.crossesAntimeridian, cell.west > -180, cell.east < 180 else { return .mixed }
+    if isUnwrapped { return nil }
+    let margin = MultiPolygon.cellMargin
+    if let meets = stripesMeetBox(
+      minX: cell.west, minY: cell.south, maxX: cell.east, maxY: cell.north, margin: margin)
+    {
+      if meets { return .mixed }
+    } else if treeStorage != .none {
+      if meetsBox(
+        minX: cell.west, minY: cell.south, maxX: cell.east, maxY: cell.north, margin: margin)
+      {
+        return .mixed
+      }
+    } else {
+      return nil
+    }
+    let centre = covers(
       latitude: (cell.south + cell.north) / 2, longitude: (cell.west + cell.east) / 2)
     return centre ? .inside : .outside
   }

@@ -29,6 +29,13 @@ package struct UnretainedContainmentTest {
   package func contains(latitude: Double, longitude: Double) -> Bool {
     stripes._withUnsafeGuaranteedRef { $0.covers(latitude: latitude, longitude: longitude) }
   }
+
+  /// The same answer as ``MultiPolygon/relation(toCell:)``, or `nil` when the stripe index alone
+  /// cannot give it (see `EdgeIndex.relation(toCell:)`): ask the multipolygon then.
+  @inline(__always)
+  package func relation(toCell cell: BoundingBox) -> CellRelation? {
+    stripes._withUnsafeGuaranteedRef { $0.relation(toCell: cell) }
+  }
 }
 
 extension MultiPolygon {

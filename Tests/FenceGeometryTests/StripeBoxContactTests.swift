@@ -19,18 +19,15 @@ import Testing
     }
   }
 
-  /// Manhattan's joined index (33 parts, one stripe table, no tree) and its largest part's
-  /// own, over boxes of three sizes at random and small boxes on vertices: the stripes answer the small boxes,
-  /// leave the large ones to the tree, and never disagree with it or with the edges.
-  @Test func stripesAnswerAsTheTreeAndTheEdgesDo() throws {
+  /// Manhattan, and boxes over it: of three sizes at random, and small ones on its largest
+  /// part's vertices.
+  func manhattanAndBoxes() throws -> (shape: MultiPolygon, largest: Polygon, boxes: [BoundingBox]) {
     let manhattan = try #require(
       try PolygonFixtures.read(
         path: fixturePath("polygons/nyc-manhattan.geojson"), nameProperty: "name"
       ).first)
     let shape = manhattan.shape
-    let joined = try #require(shape.stripes)
     let largest = try #require(shape.polygons.max { $0.index.edgeCount < $1.index.edgeCount })
-    let margin = MultiPolygon.cellMargin
     var generator = SeededGenerator(seed: 29)
     var boxes: [BoundingBox] = []
     let extent = shape.boundingBox
@@ -49,6 +46,16 @@ import Testing
           south: v.latitude - half, west: v.longitude - half, north: v.latitude + half,
           east: v.longitude + half))
     }
+    return (shape, largest, boxes)
+  }
+
+  /// Manhattan's joined index (33 parts, one stripe table, no tree) and its largest part's
+  /// own, over boxes of three sizes at random and small boxes on vertices: the stripes answer the small boxes,
+  /// leave the large ones to the tree, and never disagree with it or with the edges.
+  @Test func stripesAnswerAsTheTreeAndTheEdgesDo() throws {
+    let (shape, largest, boxes) = try manhattanAndBoxes()
+    let joined = try #require(shape.stripes)
+    let margin = MultiPolygon.cellMargin
     // The joined index keeps no tree: the cell relation asks the parts' trees instead.
     let partIndexes = shape.polygons.map(\.index)
     let cases: [(String, EdgeIndex, [EdgeIndex])] = [
@@ -82,6 +89,37 @@ import Testing
       #expect(byStripes[false] == expected.1, "\(name)")
       #expect(byTree == expected.2, "\(name)")
       #expect(byStripes[true]! + byStripes[false]! + byTree == boxes.count)
+    }
+  }
+
+  /// The cell relation read through the unretained containment test (the engine's way, no
+  /// reference counting) is the multipolygon's, or nil where only the parts' trees can tell:
+  /// never for one part (its index has a tree), sometimes for the 33 parts joined.
+  @Test func theUnretainedRelationIsTheMultipolygons() throws {
+    let (shape, largest, boxes) = try manhattanAndBoxes()
+    let one = MultiPolygon(largest)
+    let cases: [(String, MultiPolygon, Int, [CellRelation: Int])] = [
+      ("Manhattan", shape, 1_047, [.inside: 126, .outside: 884, .mixed: 318]),
+      ("largest part", one, 0, [.inside: 124, .outside: 925, .mixed: 279]),
+    ]
+    for (name, multipolygon, expectedNil, expectedCounts) in cases {
+      let test = try #require(multipolygon.unretainedContainmentTest)
+      var unanswered = 0
+      var disagreements = 0
+      var counts: [CellRelation: Int] = [:]
+      for box in boxes {
+        let relation = multipolygon.relation(toCell: box)
+        counts[relation, default: 0] += 1
+        guard let unretained = test.relation(toCell: box) else {
+          unanswered += 1
+          continue
+        }
+        if unretained != relation { disagreements += 1 }
+      }
+      #expect(disagreements == 0, "\(name)")
+      #expect(unanswered == expectedNil, "\(name)")
+      // Every relation occurs: a test that always said one thing would fail here.
+      #expect(counts == expectedCounts, "\(name)")
     }
   }
 }

@@ -178,7 +178,7 @@ extension ZoneEvaluator {
   /// undecided: a per-fix test costs less than the exact relation's trigonometry. Only circles
   /// the degree test never decides (a chord limit past 100 km) need the cell's `Cell` frame (its
   /// centre's ECEF vector), made on the first such circle and kept in `frame`. Polygons read the
-  /// box alone.
+  /// box alone, through their unretained containment test when it can tell.
   ///
   /// Static, on the element tables: the mutating steps that file cells call it for every fence,
   /// and a method of the evaluator would copy the whole evaluator at each call (decision 0013).
@@ -198,6 +198,11 @@ extension ZoneEvaluator {
       return Circle.cellRelation(
         centerECEF: circle.centerECEF, chordSquaredLimit: circle.chordSquaredLimit, cell: cell)
     case .polygon:
+      // Through the unretained stripe index when it can tell: a copy of the fence's shape
+      // retains and releases its parts.
+      if let test = cores[Int(slot)].polygonTest, let relation = test.relation(toCell: box) {
+        return relation
+      }
       return polygons.sparseSlot(slot)?.shape.relation(toCell: box) ?? .outside
     case .geoline, .vacant:
       return .outside
