@@ -128,9 +128,14 @@ extension MultiPolygon {
   /// the cell touches longitude ±180, or every reference point tried lies on an edge's line.
   /// When no edge meets the cell, the test answers every point of it with *Q*'s answer.
   ///
-  /// - Complexity: about O(log *n* + *k*) for the *k* edges whose chunk boxes meet the cell,
-  ///   plus one full containment test (the full test leaves only a point on an edge
-  ///   undecided, and a reference point on an edge's line is rejected before it).
+  /// The edges come from the stripes the cell spans when they hold few entries
+  /// (``EdgeIndex/forEachStripeEdge(meetingBox:_:_:_:margin:_:)``), else from each part's chunk
+  /// tree: the same edges, in another order, which the test does not depend on.
+  ///
+  /// - Complexity: at most ``EdgeIndex/stripeScanLimit`` stripe entries, or about
+  ///   O(log *n* + *k*) for the *k* edges whose chunk boxes meet the cell; plus one full
+  ///   containment test (the full test leaves only a point on an edge undecided, and a
+  ///   reference point on an edge's line is rejected before it).
   package func cellContainmentTest(
     cell: BoundingBox, edgeLimit: Int, edges: inout [CellEdge], colours: inout [UInt8]
   ) -> CellContainmentTest? {
@@ -139,6 +144,23 @@ extension MultiPolygon {
     precondition(colours.count == start, "one colour per cell edge")
     let margin = Self.cellMargin
     var overflows = false
+    // From the few stripes the cell spans when it can (the same edges, in stripe order),
+    // else from each part's chunk tree.
+    let colourOf = stripes.colours
+    if let stopped = stripes.forEachStripeEdge(
+      meetingBox: cell.west, cell.south, cell.east, cell.north, margin: margin,
+      { k in
+        guard edges.count - start < edgeLimit else { return true }
+        let (ax, ay, bx, by) = stripes.edge(k)
+        edges.append(CellEdge(ax: ax, ay: ay, bx: bx, by: by))
+        colours.append(colourOf[k])
+        return false
+      })
+    {
+      return finishCellTest(
+        cell, from: start, overflows: stopped, edges: &edges, colours: &colours
+      ) { x, y in stripes.crossingParities(x: x, y: y) }
+    }
     for part in 0..<partCount {
       guard partExtentMeets(part, cell, margin: margin) else { continue }
       let index = partIndex(part)

@@ -36,17 +36,38 @@ extension EdgeIndex {
   /// box spans, or `nil` when they hold more than ``stripeScanLimit`` entries (the chunk tree
   /// then answers quicker). Files the stripes if no query has yet.
   ///
-  /// The same answer as the chunk tree's: every edge whose latitudes meet the widened box is
-  /// filed in one of those stripes (``stripe(_:minY:scale:count:)`` is monotone), and each is
-  /// put to the same test (an edge filed in several of them, once for each). A cell of the cell
-  /// cache spans a few stripes of a large polygon: a short run of entries, which the test of the
-  /// cell's centre that follows a `false` reads again from cache, where the tree's query reads
-  /// node boxes along the whole outline near the cell.
+  /// The same answer as the chunk tree's: see
+  /// ``forEachStripeEdge(meetingBox:_:_:_:margin:_:)``. A cell of the cell cache spans a few
+  /// stripes of a large polygon: a short run of entries, which the test of the cell's centre
+  /// that follows a `false` reads again from cache, where the tree's query reads node boxes
+  /// along the whole outline near the cell.
   ///
   /// - Complexity: O(*k*) for the *k* entries read, at most ``stripeScanLimit``. Allocates
   ///   nothing.
   func stripesMeetBox(
     minX: Double, minY: Double, maxX: Double, maxY: Double, margin: Double
+  ) -> Bool? {
+    forEachStripeEdge(meetingBox: minX, minY, maxX, maxY, margin: margin) { _ in true }
+  }
+
+  /// Calls `body` once with the number of each edge that meets the closed box `minX...maxX` ×
+  /// `minY...maxY` widened by `margin` degrees, as the chunk tree's search
+  /// (``forEachEdge(meetingBox:_:_:_:margin:_:)``) decides it, until `body` returns `true`;
+  /// read from the entries of the latitude stripes the widened box spans. `nil` (and `body`
+  /// never called) when those hold more than ``stripeScanLimit`` entries.
+  ///
+  /// Every edge whose latitudes meet the widened box is filed in one of those stripes
+  /// (``stripe(_:minY:scale:count:)`` is monotone), so the same edges are found as by the tree,
+  /// in stripe order rather than edge order. An edge filed in several of them is passed on in
+  /// the first: the box's first stripe, or the edge's own first stripe.
+  ///
+  /// - Returns: whether `body` stopped the search; `nil` when the stripes were not read.
+  /// - Complexity: O(*k*) for the *k* entries read, at most ``stripeScanLimit``. Allocates
+  ///   nothing.
+  @inline(__always)
+  func forEachStripeEdge(
+    meetingBox minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double, margin: Double,
+    _ body: (Int) -> Bool
   ) -> Bool? {
     let x0 = minX - margin
     let y0 = minY - margin
@@ -54,32 +75,47 @@ extension EdgeIndex {
     let y1 = maxY + margin
     guard self.minX <= x1, self.maxX >= x0, self.minY <= y1, self.maxY >= y0 else { return false }
     return withStripes { stripes in
-      stripes.offsets.withUnsafeBufferPointer { o in
-        let first: Int
-        let end: Int
+      stripes.offsets.withUnsafeBufferPointer { o -> Bool? in
+        let scale = stripes.scale
+        let count = stripes.count
+        let s0: Int
+        let s1: Int
+        let narrow = o.count == count &+ 1
         if o.isEmpty {
-          first = 0
-          end = edgeCount
+          s0 = 0
+          s1 = 0
+          guard edgeCount <= Self.stripeScanLimit else { return nil }
         } else {
-          let narrow = o.count == stripes.count &+ 1
-          let s0 = EdgeIndex.stripe(y0, minY: self.minY, scale: stripes.scale, count: stripes.count)
-          let s1 = EdgeIndex.stripe(y1, minY: self.minY, scale: stripes.scale, count: stripes.count)
-          first = Self.value(o, s0, narrow: narrow)
-          end = Self.value(o, s1 &+ 1, narrow: narrow)
+          s0 = EdgeIndex.stripe(y0, minY: self.minY, scale: scale, count: count)
+          s1 = EdgeIndex.stripe(y1, minY: self.minY, scale: scale, count: count)
+          let entries = Self.value(o, s1 &+ 1, narrow: narrow) &- Self.value(o, s0, narrow: narrow)
+          guard entries <= Self.stripeScanLimit else { return nil }
         }
-        guard end &- first <= Self.stripeScanLimit else { return nil }
         return withEdges { e in
           stripes.edgeNumbers.withUnsafeBufferPointer { n in
             let stride = edgeStride
             let narrowNumbers = EdgeIndex.hasNarrowEdgeNumbers(edgeCount: edgeCount)
-            for k in first..<end {
-              let number = n.isEmpty ? k : Self.value(n, k, narrow: narrowNumbers)
-              let i = stride &* number
-              if EdgeIndex.edge(
-                ax: e[i], ay: e[i + 1], bx: e[i + 2], by: e[i + 3],
-                meetsBox: x0, y0, x1, y1)
-              {
-                return true
+            for s in s0...s1 {
+              let entries =
+                o.isEmpty
+                ? 0..<edgeCount
+                : Self.value(o, s, narrow: narrow)..<Self.value(o, s &+ 1, narrow: narrow)
+              for k in entries {
+                let number = n.isEmpty ? k : Self.value(n, k, narrow: narrowNumbers)
+                let i = stride &* number
+                let ay = e[i + 1]
+                let by = e[i + 3]
+                guard
+                  EdgeIndex.edge(
+                    ax: e[i], ay: ay, bx: e[i + 2], by: by, meetsBox: x0, y0, x1, y1)
+                else { continue }
+                // Passed on already in an earlier stripe of the box, its first there.
+                if s != s0,
+                  EdgeIndex.stripe(min(ay, by), minY: self.minY, scale: scale, count: count) != s
+                {
+                  continue
+                }
+                if body(number) { return true }
               }
             }
             return false

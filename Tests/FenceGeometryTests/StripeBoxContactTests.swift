@@ -122,4 +122,51 @@ import Testing
       #expect(counts == expectedCounts, "\(name)")
     }
   }
+
+  /// The stripes pass on every edge meeting a box once, the same edges as the chunk tree
+  /// (the largest part) or as every edge tested in turn (the joined index, which has no tree):
+  /// the cell containment tests gather their edges this way.
+  @Test func stripesPassOnEachMeetingEdgeOnce() throws {
+    let (shape, largest, boxes) = try manhattanAndBoxes()
+    let joined = try #require(shape.stripes)
+    let margin = MultiPolygon.cellMargin
+    for (name, index, hasTree) in [("joined", joined, false), ("largest part", largest.index, true)] {
+      var gathered = 0
+      var edgesPassed = 0
+      var wrong = 0
+      for box in boxes {
+        var passed: [Int] = []
+        let stopped = index.forEachStripeEdge(
+          meetingBox: box.west, box.south, box.east, box.north, margin: margin
+        ) { k in
+          passed.append(k)
+          return false
+        }
+        guard let stopped else { continue }
+        gathered += 1
+        edgesPassed += passed.count
+        var expected: [Int] = []
+        if hasTree {
+          _ = index.forEachEdge(
+            meetingBox: box.west, box.south, box.east, box.north, margin: margin
+          ) { k in
+            expected.append(k)
+            return false
+          }
+        } else {
+          expected = (0..<index.edgeCount).filter { k in
+            let (ax, ay, bx, by) = index.edge(k)
+            return EdgeIndex.edge(
+              ax: ax, ay: ay, bx: bx, by: by, meetsBox: box.west - margin, box.south - margin,
+              box.east + margin, box.north + margin)
+          }
+        }
+        if stopped || passed.sorted() != expected.sorted() { wrong += 1 }
+      }
+      #expect(wrong == 0, "\(name)")
+      // Boxes the stripes answered, and the edges they passed on, each once.
+      #expect(gathered == (name == "joined" ? 281 : 551), "\(name)")
+      #expect(edgesPassed == (name == "joined" ? 273 : 284), "\(name)")
+    }
+  }
 }
