@@ -23,13 +23,14 @@ extension EdgeIndex {
     forEachEdge(meetingBox: minX, minY, maxX, maxY, margin: margin) { _ in true }
   }
 
-  /// The most stripe entries ``stripesMeetBox(minX:minY:maxX:maxY:margin:)`` reads; more are
+  /// The most stripe entries ``forEachStripeEdge(meetingBox:_:_:_:margin:_:)`` reads; more are
   /// left to the chunk tree.
   ///
-  /// Measured on the harbor week under callgrind's cache simulation (a 1 MB last level): 32
-  /// and 64 spared about 1.6 million instructions and 60,000-70,000 first-level misses of the
-  /// evaluation, and no last-level ones; 32 also about 2,700 last-level misses. 256 read so
-  /// many edges that it missed the last level 17,000 times more than the tree alone.
+  /// Measured for the cell relation on the harbor week under callgrind's cache simulation (a
+  /// 1 MB last level), against the tree alone: 32 spared about 1.7 million instructions of the
+  /// evaluation, 62,000 first-level and 2,700 last-level misses; 64 about the same but no
+  /// last-level misses; 256 read so many edges that it missed the last level 17,000 times
+  /// more.
   static let stripeScanLimit = 32
 
   /// ``meetsBox(minX:minY:maxX:maxY:margin:)`` answered from the latitude stripes the widened
