@@ -157,10 +157,26 @@ extension MultiPolygon {
         return false
       })
     {
-      return finishCellTest(
-        cell, from: start, overflows: stopped, edges: &edges, colours: &colours
-      ) { x, y in stripes.crossingParities(x: x, y: y) }
+      overflows = stopped
+    } else {
+      overflows = gatherFromPartTrees(
+        cell, stripes: stripes, start: start, edgeLimit: edgeLimit, edges: &edges,
+        colours: &colours)
     }
+    return finishCellTest(
+      cell, from: start, overflows: overflows, edges: &edges, colours: &colours
+    ) { x, y in stripes.crossingParities(x: x, y: y) }
+  }
+
+  /// Appends the edges meeting `cell` (widened) from each part's chunk tree, as
+  /// ``cellContainmentTest(cell:edgeLimit:edges:colours:)`` takes them when the stripes hold
+  /// too many entries; whether more than `edgeLimit` were found since `start`.
+  private func gatherFromPartTrees(
+    _ cell: BoundingBox, stripes: EdgeIndex, start: Int, edgeLimit: Int,
+    edges: inout [CellEdge], colours: inout [UInt8]
+  ) -> Bool {
+    let margin = Self.cellMargin
+    var overflows = false
     for part in 0..<partCount {
       guard partExtentMeets(part, cell, margin: margin) else { continue }
       let index = partIndex(part)
@@ -176,9 +192,7 @@ extension MultiPolygon {
       }
       if overflows { break }
     }
-    return finishCellTest(
-      cell, from: start, overflows: overflows, edges: &edges, colours: &colours
-    ) { x, y in stripes.crossingParities(x: x, y: y) }
+    return overflows
   }
 
   /// The test for a box inside the cell of `parent` (a quarter of it), made from the parent's
