@@ -179,16 +179,19 @@ extension MultiPolygon {
     var overflows = false
     for part in 0..<partCount {
       guard partExtentMeets(part, cell, margin: margin) else { continue }
-      let index = partIndex(part)
       let colour = stripes.partColours[part]
-      overflows = index.forEachEdge(
-        meetingBox: cell.west, cell.south, cell.east, cell.north, margin: margin
-      ) { k in
-        guard edges.count - start < edgeLimit else { return true }
-        let (ax, ay, bx, by) = index.edge(k)
-        edges.append(CellEdge(ax: ax, ay: ay, bx: bx, by: by))
-        colours.append(colour)
-        return false
+      overflows = withPartEdges(part, joined: stripes) { index, values, stride in
+        index.forEachEdge(
+          meetingBox: cell.west, cell.south, cell.east, cell.north, margin: margin,
+          values: values, stride: stride
+        ) { k in
+          guard edges.count - start < edgeLimit else { return true }
+          let i = stride &* k
+          edges.append(
+            CellEdge(ax: values[i], ay: values[i &+ 1], bx: values[i &+ 2], by: values[i &+ 3]))
+          colours.append(colour)
+          return false
+        }
       }
       if overflows { break }
     }

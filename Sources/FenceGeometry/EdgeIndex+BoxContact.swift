@@ -140,16 +140,43 @@ extension EdgeIndex {
   ) -> Bool
   {
     withTree { tree in
-      forEachEdge(
-        meetingBox: minX, minY, maxX, maxY, margin: margin, tree: tree, body)
+      withEdges { e in
+        forEachEdge(
+          meetingBox: minX, minY, maxX, maxY, margin: margin, tree: tree, values: e,
+          edgeStride: edgeStride, body)
+      }
     }
   }
 
-  /// ``forEachEdge(meetingBox:_:_:_:margin:_:)`` over the index's `tree`.
+  /// ``forEachEdge(meetingBox:_:_:_:margin:_:)`` over this index's chunk tree, reading the
+  /// edges from `values` at `stride` doubles an edge instead of from the index: the same edges,
+  /// held elsewhere (a multipolygon's part read from the joined index's plain copy, so that a
+  /// packed part is not unpacked: ``MultiPolygon/withPartEdges(_:joined:_:)``). Edge `k` is
+  /// `values[stride * k ..< stride * k + 4]`.
+  ///
+  /// - Precondition: `values` holds exactly ``edgeCount`` edges at `stride` (2 or 4).
+  func forEachEdge(
+    meetingBox minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double, margin: Double,
+    values: UnsafeBufferPointer<Double>, stride: Int, _ body: (Int) -> Bool
+  ) -> Bool {
+    precondition(
+      (stride == 2 || stride == 4)
+        && EdgeIndex.edgeCount(values: values.count, stride: stride) == edgeCount,
+      "the index's edges")
+    return withTree { tree in
+      forEachEdge(
+        meetingBox: minX, minY, maxX, maxY, margin: margin, tree: tree, values: values,
+        edgeStride: stride, body)
+    }
+  }
+
+  /// ``forEachEdge(meetingBox:_:_:_:margin:_:)`` over the index's `tree`, its edges read from
+  /// `e` at `edgeStride` doubles an edge.
   @inline(__always)
   private func forEachEdge(
     meetingBox minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double, margin: Double,
-    tree: ChunkTree, _ body: (Int) -> Bool
+    tree: ChunkTree, values e: UnsafeBufferPointer<Double>, edgeStride: Int,
+    _ body: (Int) -> Bool
   ) -> Bool {
     let levels = tree.levelCount
     guard levels > 0 else { return false }
@@ -158,7 +185,6 @@ extension EdgeIndex {
     let x1 = maxX + margin
     let y1 = maxY + margin
     let edgeCount = self.edgeCount
-    let edgeStride = self.edgeStride
     let chunkSize = ChunkTree.chunkSize
     let fanOut = ChunkTree.fanOut
     let stride = ChunkTree.stride
@@ -166,56 +192,54 @@ extension EdgeIndex {
     // would make them).
     guard self.minX <= x1, self.maxX >= x0, self.minY <= y1, self.maxY >= y0 else { return false }
 
-    return withEdges { e in
-      tree.withNodes(edges: e, stride: edgeStride) { nodes in
-        tree.withLevelStarts { starts in
-          @inline(__always)
-          func nodeMeets(_ n: Int) -> Bool {
-            let i = stride * n
-            return Double(nodes[i]) <= x1 && Double(nodes[i + 2]) >= x0
-              && Double(nodes[i + 1]) <= y1 && Double(nodes[i + 3]) >= y0
-          }
-          @inline(__always)
-          func edgeMeets(_ k: Int) -> Bool {
-            let i = edgeStride &* k
-            return EdgeIndex.edge(
-              ax: e[i], ay: e[i + 1], bx: e[i + 2], by: e[i + 3], meetsBox: x0, y0, x1, y1)
-          }
-          // Pending (level, node) pairs: fanOut - 1 siblings wait per level at most, plus one.
-          return withUnsafeTemporaryAllocation(
-            of: Int.self, capacity: fanOut * ChunkTree.maximumLevels
-          ) { pending in
-            // Each entry is level * 2^32 + node index within all nodes.
-            var top = 0
-            let root = starts[levels - 1]
-            guard nodeMeets(root) else { return false }
-            pending[0] = (levels - 1) << 32 | root
-            top = 1
-            while top > 0 {
-              top -= 1
-              let entry = pending[top]
-              let level = entry >> 32
-              let node = entry & 0xFFFF_FFFF
-              if level == 0 {
-                let chunk = node - starts[0]
-                let first = chunk * chunkSize
-                for k in first..<min(edgeCount, first + chunkSize) where edgeMeets(k) {
-                  if body(k) { return true }
-                }
-                continue
+    return tree.withNodes(edges: e, stride: edgeStride) { nodes in
+      tree.withLevelStarts { starts in
+        @inline(__always)
+        func nodeMeets(_ n: Int) -> Bool {
+          let i = stride * n
+          return Double(nodes[i]) <= x1 && Double(nodes[i + 2]) >= x0
+            && Double(nodes[i + 1]) <= y1 && Double(nodes[i + 3]) >= y0
+        }
+        @inline(__always)
+        func edgeMeets(_ k: Int) -> Bool {
+          let i = edgeStride &* k
+          return EdgeIndex.edge(
+            ax: e[i], ay: e[i + 1], bx: e[i + 2], by: e[i + 3], meetsBox: x0, y0, x1, y1)
+        }
+        // Pending (level, node) pairs: fanOut - 1 siblings wait per level at most, plus one.
+        return withUnsafeTemporaryAllocation(
+          of: Int.self, capacity: fanOut * ChunkTree.maximumLevels
+        ) { pending in
+          // Each entry is level * 2^32 + node index within all nodes.
+          var top = 0
+          let root = starts[levels - 1]
+          guard nodeMeets(root) else { return false }
+          pending[0] = (levels - 1) << 32 | root
+          top = 1
+          while top > 0 {
+            top -= 1
+            let entry = pending[top]
+            let level = entry >> 32
+            let node = entry & 0xFFFF_FFFF
+            if level == 0 {
+              let chunk = node - starts[0]
+              let first = chunk * chunkSize
+              for k in first..<min(edgeCount, first + chunkSize) where edgeMeets(k) {
+                if body(k) { return true }
               }
-              let childLevelStart = starts[level - 1]
-              let childLevelEnd = starts[level]
-              let firstChild = childLevelStart + (node - starts[level]) * fanOut
-              for child in firstChild..<min(childLevelEnd, firstChild + fanOut)
-              where nodeMeets(child) {
-                precondition(top < pending.count, "box contact stack overflow")
-                pending[top] = (level - 1) << 32 | child
-                top += 1
-              }
+              continue
             }
-            return false
+            let childLevelStart = starts[level - 1]
+            let childLevelEnd = starts[level]
+            let firstChild = childLevelStart + (node - starts[level]) * fanOut
+            for child in firstChild..<min(childLevelEnd, firstChild + fanOut)
+            where nodeMeets(child) {
+              precondition(top < pending.count, "box contact stack overflow")
+              pending[top] = (level - 1) << 32 | child
+              top += 1
+            }
           }
+          return false
         }
       }
     }

@@ -41,7 +41,8 @@ extension MultiPolygon {
     }
     // One part, or parts joined in one index: that index's stripes or tree, without the
     // parts (nil: the parts' trees must answer, or an antimeridian frame).
-    if let stripes, let relation = stripes.relation(toCell: cell) { return relation }
+    let joined = stripes
+    if let joined, let relation = joined.relation(toCell: cell) { return relation }
     let minX = cell.west
     let minY = cell.south
     let maxX = cell.east
@@ -55,16 +56,18 @@ extension MultiPolygon {
       }
     case .many(let many):
       // Parts by their flat extents, in order: only a part whose extent meets the cell has its
-      // index read (reading one retains it).
+      // index read (reading one retains it), and its edges from the joined index's plain copy
+      // when there is one (a packed part stays packed).
       for k in many.extents.indices {
         let extent = many.extents[k]
         if extent.isUnwrapped { return .mixed }
         guard extent.meets(cell, margin: margin) else { continue }
-        if many.polygons[k].index.meetsBox(
-          minX: minX, minY: minY, maxX: maxX, maxY: maxY, margin: margin)
-        {
-          return .mixed
+        let meets = withPartEdges(k, joined: joined) { index, values, stride in
+          index.forEachEdge(
+            meetingBox: minX, minY, maxX, maxY, margin: margin, values: values, stride: stride
+          ) { _ in true }
         }
+        if meets { return .mixed }
       }
     }
     let centre = contains(

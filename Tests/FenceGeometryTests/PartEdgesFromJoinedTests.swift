@@ -1,0 +1,72 @@
+import FenceTestSupport
+import Testing
+
+@testable import FenceGeometry
+
+/// A multipolygon's part is searched through its own chunk tree while its edges are read from
+/// the joined index's plain copy (`MultiPolygon.withPartEdges`): the same edges as the part's
+/// own values give, and a part packed as decimals is never unpacked by the cell queries.
+@Suite struct PartEdgesFromJoinedTests {
+  /// Each of Manhattan's 33 parts over the boxes of `StripeBoxContactTests`: the tree search
+  /// reading the joined copy finds exactly the edges, in the same order and with the same
+  /// values, that it finds reading the part's own.
+  @Test func aPartReadFromTheJoinedCopyFindsItsOwnEdges() throws {
+    let (shape, _, boxes) = try StripeBoxContactTests().manhattanAndBoxes()
+    let joined = try #require(shape.stripes)
+    let margin = MultiPolygon.cellMargin
+    #expect(shape.partCount == 33)
+    var found = 0
+    var mismatches = 0
+    for k in 0..<shape.partCount {
+      let part = shape.partIndex(k)
+      for box in boxes {
+        var own: [Int] = []
+        _ = part.forEachEdge(
+          meetingBox: box.west, box.south, box.east, box.north, margin: margin
+        ) { own.append($0); return false }
+        var fromJoined: [Int] = []
+        shape.withPartEdges(k, joined: joined) { index, values, stride in
+          #expect(stride == 4 && index === part)
+          _ = index.forEachEdge(
+            meetingBox: box.west, box.south, box.east, box.north, margin: margin,
+            values: values, stride: stride
+          ) { i in
+            let value = (values[4 * i], values[4 * i + 1], values[4 * i + 2], values[4 * i + 3])
+            if value != part.edge(i) { mismatches += 1 }
+            fromJoined.append(i)
+            return false
+          }
+        }
+        if own != fromJoined { mismatches += 1 }
+        found += own.count
+      }
+    }
+    #expect(mismatches == 0)
+    #expect(found == 22_995)
+  }
+
+  /// The cell relation and the cell containment tests of a freshly read Manhattan, over the
+  /// same boxes, give the relations the unretained test is checked against and leave every
+  /// packed part packed: their trees' searches read the joined copy.
+  @Test func cellQueriesLeavePackedPartsPacked() throws {
+    let (shape, _, boxes) = try StripeBoxContactTests().manhattanAndBoxes()
+    let packed = shape.polygons.filter { $0.index.isPacked }
+    #expect(packed.count == 7)
+    var relations: [CellRelation: Int] = [:]
+    var tests = 0
+    var edges: [CellEdge] = []
+    var colours: [UInt8] = []
+    for box in boxes {
+      relations[shape.relation(toCell: box), default: 0] += 1
+      if shape.cellContainmentTest(cell: box, edgeLimit: 64, edges: &edges, colours: &colours)
+        != nil
+      {
+        tests += 1
+      }
+    }
+    #expect(relations == [.inside: 126, .outside: 884, .mixed: 318])
+    #expect(tests == 1_226)
+    #expect(edges.count == 2_514)
+    #expect(packed.allSatisfy { !$0.index.hasUnpackedEdges })
+  }
+}
