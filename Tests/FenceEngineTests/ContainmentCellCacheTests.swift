@@ -56,6 +56,56 @@ import Testing
     #expect(emptied == nil)
   }
 
+  /// The four cells of a 2 × 2 block (rows and columns 2i and 2i + 1) are filed in one 64-byte
+  /// cache line, so a device moving on to a neighbouring cell of its block reads the line its
+  /// last probe read; the next block's cells are in another line.
+  @Test func aBlocksFourCellsShareOneCacheLine() throws {
+    var cache = ContainmentCellCache(capacity: 4_096)
+    let rows: [UInt64] = [133_800, 133_801]
+    let columns: [UInt64] = [108_500, 108_501, 108_502, 108_503]
+    for row in rows {
+      for column in columns {
+        let filing = cache.file(key(row: row, column: column), inside: [1], test: [])
+        _ = try #require(filing)
+      }
+    }
+    func line(_ row: UInt64, _ column: UInt64) throws -> Int {
+      try #require(cache.entryAddress(of: key(row: row, column: column))) / 64
+    }
+    let first = try line(133_800, 108_500)
+    #expect(try line(133_800, 108_501) == first)
+    #expect(try line(133_801, 108_500) == first)
+    #expect(try line(133_801, 108_501) == first)
+    let second = try line(133_800, 108_502)
+    #expect(second != first)
+    #expect(try line(133_801, 108_503) == second)
+    #expect(cache.entryAddress(of: key(row: 133_802, column: 108_500)) == nil)
+  }
+
+  /// Cells that all sit in the same place of their blocks (even rows and columns) share each
+  /// line's one place for them: a table filled with only such cells, to its capacity, must
+  /// probe on into the lines' other places. Every cell is found with its list, and a cell not
+  /// filed is not (the probe ends), for tables of two places up to 2,048.
+  @Test(arguments: [1, 2, 4, 1_024])
+  func cellsInOnePlaceOfTheirBlocksFillTheTable(capacity: Int) throws {
+    var cache = ContainmentCellCache(capacity: capacity)
+    let cells = (0..<UInt64(capacity)).map { key(row: 2 * (66_000 + $0 / 32), column: 2 * ($0 % 32)) }
+    for (n, cell) in cells.enumerated() {
+      let filing = cache.file(cell, inside: [Int32(n)], test: [])
+      _ = try #require(filing)
+    }
+    #expect(cache.emptyings == 0)
+    var wrong = 0
+    for (n, cell) in cells.enumerated() {
+      let entry = cache.lookup(cell)
+      if entry?.insideCount != 1 || entry.map({ cache.pool[Int($0.start)].slot }) != Int32(n) {
+        wrong += 1
+      }
+    }
+    #expect(wrong == 0)
+    #expect(cache.lookup(key(row: 2 * 70_000, column: 0)) == nil)
+  }
+
   /// The pool of lists grows apart from the table, as the lists need it: cells of one fence
   /// each (circles) keep it at its first 16,384 slots where the table's growth to 16,384 cells
   /// took 262,144; a long list grows it to twice, or to what the list needs.

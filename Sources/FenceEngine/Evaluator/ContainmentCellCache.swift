@@ -15,7 +15,8 @@ import FenceGeometry
 /// depots, roads), so most fixes take this path; see `Docs/Decisions/0005-cell-cache.md`.
 ///
 /// The cache is an open-addressing hash table (filled to at most a half) over one pool of fence
-/// slots. Both start at 1,024 cells when the first cell is filed; the table doubles as cells
+/// slots; the four cells of a 2 × 2 block start their probes in one cache line (``home(of:)``),
+/// so a device moving to a neighbouring cell often finds it in the line it last read. Both start at 1,024 cells when the first cell is filed; the table doubles as cells
 /// fill, up to ``capacity`` cells (a power of two), and the pool as their lists fill, up to
 /// ``slotsPerCell`` slots per cell of capacity; when either is full at that size the whole
 /// cache is emptied (in O(1), by an epoch count) and refilled as fixes arrive, so it stops
@@ -93,6 +94,8 @@ struct ContainmentCellCache {
   /// instead of clearing the table (zone changes empty it often: adding fences one by one).
   private var epoch: UInt16 = 1
   private var mask = 0
+  /// The table's first place in ``entries`` (0 to 3): see ``grow(toCells:)``.
+  private var tableStart = 0
   private var shift: UInt64 = 63
   /// Fixes answered from a filed cell, and cells filed (parents included).
   var hits = 0
@@ -124,13 +127,22 @@ struct ContainmentCellCache {
     self.capacity = capacity > 0 ? cells : 0
   }
 
-  /// The cells the table can hold now (half its size).
-  private var currentCapacity: Int { entries.count / 2 }
+  /// The cells the table can hold now (half its size; none before it is made).
+  private var currentCapacity: Int { entries.isEmpty ? 0 : (mask &+ 1) / 2 }
 
   /// Makes the table for `cells` cells and refiles the current entries.
+  ///
+  /// The array has three places more than the table, so that the table can start where a
+  /// 64-byte cache line does (``tableStart``): the four places of a line are the four cells of
+  /// a block (``home(of:)``). Where the array lies decides only how fast a probe is, never what
+  /// it finds.
   private mutating func grow(toCells cells: Int) {
     let old = entries
-    entries = Array(repeating: Entry(), count: 2 * cells)
+    entries = Array(repeating: Entry(), count: 2 * cells + 3)
+    tableStart = entries.withUnsafeBufferPointer { table in
+      let offset = Int(bitPattern: table.baseAddress) & 63
+      return ((64 - offset) & 63) / MemoryLayout<Entry>.stride
+    }
     mask = 2 * cells - 1
     shift = UInt64(64 - (2 * cells).trailingZeroBitCount)
     for entry in old where entry.epoch == epoch { insert(entry) }
@@ -150,11 +162,36 @@ struct ContainmentCellCache {
     pool.append(contentsOf: repeatElement(PoolEntry(slot: 0, link: -1), count: size - pool.count))
   }
 
+  /// Where the probe for `key` starts: the four cells of a 2 × 2 block of its level (rows and
+  /// columns 2i and 2i + 1) start in the four places of one cache line (four 16-byte entries),
+  /// the block's line chosen by a multiplicative hash. A vessel moving on to a neighbouring cell
+  /// often stays in its block, and finds the cell's entry in the line its last probe read; the
+  /// blocks' lines are still spread at random over the table.
+  @inline(__always)
+  private func home(of key: UInt64) -> Int {
+    let k = key &- 1
+    let withinBlock = (k >> 19 & 2) | (k & 1)
+    let block = k & ~(1 << 20 | 1)
+    let line = (block &* 0x9E37_79B9_7F4A_7C15) >> (shift &+ 2)
+    // Masked: a table of fewer than four places (a cache of one cell) takes the low bits.
+    return Int(truncatingIfNeeded: line << 2 | withinBlock) & mask
+  }
+
+  /// The place a probe reads after place `i`: the same place of the next line (the next cell
+  /// in the same position of another block, not the block's own neighbours, which have their
+  /// own home places), and past the last line the next position of the first line. The
+  /// sequence visits every place of the table, so a probe always ends at a free one.
+  @inline(__always)
+  private func nextPlace(after i: Int) -> Int {
+    let next = i &+ 4
+    return next <= mask ? next : (next &+ 1) & 3 & mask
+  }
+
   /// Puts an entry of the current epoch in its probe sequence's first free place.
   private mutating func insert(_ entry: Entry) {
-    var i = Int(truncatingIfNeeded: (entry.key &* 0x9E37_79B9_7F4A_7C15) >> shift)
-    while entries[i].epoch == epoch { i = (i + 1) & mask }
-    entries[i] = entry
+    var i = home(of: entry.key)
+    while entries[tableStart &+ i].epoch == epoch { i = nextPlace(after: i) }
+    entries[tableStart &+ i] = entry
   }
 
   var isOn: Bool { capacity > 0 }
@@ -203,14 +240,32 @@ struct ContainmentCellCache {
   @inline(__always)
   mutating func lookup(_ key: UInt64) -> Entry? {
     guard entryCount > 0 else { return nil }
-    var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    var i = home(of: key)
+    let tag = Entry.tag(key, epoch: epoch)
+    let start = tableStart
+    return entries.withUnsafeBufferPointer { entries in
+      while true {
+        let entry = entries[start &+ i]
+        if entry.tag == tag { return entry }
+        guard entry.epoch == epoch else { return nil }
+        i = nextPlace(after: i)
+      }
+    }
+  }
+
+  /// The memory address of the entry filed under `key`, if any (tests: which cache line it
+  /// is in).
+  func entryAddress(of key: UInt64) -> Int? {
+    guard entryCount > 0 else { return nil }
+    var i = home(of: key)
     let tag = Entry.tag(key, epoch: epoch)
     return entries.withUnsafeBufferPointer { entries in
       while true {
-        let entry = entries[i]
-        if entry.tag == tag { return entry }
-        guard entry.epoch == epoch else { return nil }
-        i = (i + 1) & mask
+        if entries[tableStart &+ i].tag == tag {
+          return Int(bitPattern: entries.baseAddress! + (tableStart &+ i))
+        }
+        guard entries[tableStart &+ i].epoch == epoch else { return nil }
+        i = nextPlace(after: i)
       }
     }
   }
