@@ -106,6 +106,25 @@ import Testing
     #expect(cache.lookup(key(row: 2 * 70_000, column: 0)) == nil)
   }
 
+  /// The batch loop's look-ahead gives the next fix's cell key (the step then does not make it
+  /// again) once the table holds a cell, and says "unknown" while it is empty or off; a
+  /// position the cache does not serve has key 0, as the step would make it.
+  @Test func theProbeAskedAheadGivesTheCellKey() throws {
+    var off = ContainmentCellCache(capacity: 0)
+    #expect(off.prefetchProbe(latitude: 40.6, longitude: -74) == ContainmentCellCache.unknownKey)
+    var cache = ContainmentCellCache(capacity: 4_096)
+    #expect(cache.prefetchProbe(latitude: 40.6, longitude: -74) == ContainmentCellCache.unknownKey)
+    let filing = cache.file(key(row: 133_800, column: 108_500), inside: [1], test: [])
+    _ = try #require(filing)
+    for (latitude, longitude) in [(40.6, -74.0), (40.700_001, -74.012_345), (-33.86, 151.21)] {
+      let expected = ContainmentCellCache.key(latitude: latitude, longitude: longitude)
+      #expect(cache.prefetchProbe(latitude: latitude, longitude: longitude) == expected)
+    }
+    #expect(ContainmentCellCache.key(latitude: 40.6, longitude: -74) == key(row: 133_734, column: 108_544))
+    #expect(cache.prefetchProbe(latitude: 89.95, longitude: 10) == 0)
+    #expect(cache.prefetchProbe(latitude: 10, longitude: 179.95) == 0)
+  }
+
   /// The pool of lists grows apart from the table, as the lists need it: cells of one fence
   /// each (circles) keep it at its first 16,384 slots where the table's growth to 16,384 cells
   /// took 262,144; a long list grows it to twice, or to what the list needs.

@@ -1,3 +1,4 @@
+import CMemoryHints
 import FenceGeometry
 
 /// Which fences hold every point of a small latitude-longitude cell, and which must be tested,
@@ -204,8 +205,10 @@ struct ContainmentCellCache {
   @inline(__always)
   static func key(latitude: Double, longitude: Double) -> UInt64 {
     guard abs(latitude) < 89.9, abs(longitude) < 179.9 else { return 0 }
-    let row = UInt64((latitude + 90) * cellsPerDegree)
-    let column = UInt64((longitude + 180) * cellsPerDegree)
+    // Through Int64, whose conversion is one instruction and two checks (the values are
+    // positive and below 2^18 here, so both conversions truncate alike).
+    let row = UInt64(bitPattern: Int64((latitude + 90) * cellsPerDegree))
+    let column = UInt64(bitPattern: Int64((longitude + 180) * cellsPerDegree))
     return (row << 20 | column) + 1
   }
 
@@ -252,6 +255,27 @@ struct ContainmentCellCache {
       }
     }
   }
+
+  /// Asks for the cache line where the probe for the cell holding a position starts (its
+  /// block's line), so that it arrives while the fixes before it are processed: the probe's
+  /// first read was the per-fix step's largest stall on the harbor week. Returns the cell's
+  /// key (``key(latitude:longitude:)``, for the step to use rather than make again), or
+  /// ``unknownKey`` when the cache is off, bypassed or empty and nothing was asked for.
+  ///
+  /// Mutating only so that callers reach it in place: a non-mutating call from the batch loop's
+  /// closure copied the whole cache (retaining each of its arrays) at every fix.
+  @inline(__always)
+  mutating func prefetchProbe(latitude: Double, longitude: Double) -> UInt64 {
+    guard entryCount > 0, bypassLeft == 0 else { return Self.unknownKey }
+    let key = Self.key(latitude: latitude, longitude: longitude)
+    guard key != 0 else { return key }
+    let place = tableStart &+ home(of: key)
+    entries.withUnsafeBufferPointer { fencekit_prefetch($0.baseAddress.unsafelyUnwrapped + place) }
+    return key
+  }
+
+  /// A key no cell has (``key(latitude:longitude:)`` makes at most 41 bits): "not made yet".
+  static let unknownKey = UInt64.max
 
   /// The memory address of the entry filed under `key`, if any (tests: which cache line it
   /// is in).

@@ -77,7 +77,10 @@ extension ZoneEvaluator {
   /// the tables stay cached and the stages cost more than they save (the harbor week ran 2.6x
   /// slower with every stage on; a million devices over 100 circles, their states read in
   /// order, 8 % slower with the device stages). Nothing here changes a value: without the
-  /// hints the results are the same. A fix whose point stage three searched, and that is in at
+  /// hints the results are the same. With the cell cache in use, the one thing asked for is the
+  /// line of the cache's table where the next fix's probe starts, a fix ahead (the probe's
+  /// first read was the step's largest stall on the harbor week); the cell key made for it is
+  /// handed to the step. A fix whose point stage three searched, and that is in at
   /// most four fences, is not searched again: `markInside` tests the fences stage three found
   /// (``fencesFoundAhead``), the answer of the same search of the same unchanged index.
   private mutating func processAhead(
@@ -99,6 +102,9 @@ extension ZoneEvaluator {
         found.initialize(repeating: FoundAhead(), count: 2)
         let slots = readings.baseAddress.unsafelyUnwrapped
         slots.initialize(to: FixReading(at: base))
+        // The cell key of this fix and of the next, made a fix ahead (or unknown).
+        var cellKey = ContainmentCellCache.unknownKey
+        var nextCellKey = ContainmentCellCache.unknownKey
         for i in fixes.indices {
           // This fix's fences, found two fixes ago (stage three writes over them next).
           let mine = found[i & 1]
@@ -108,9 +114,16 @@ extension ZoneEvaluator {
           if mine.fix == i && mine.isComplete { fencesFoundAhead = mine }
           // The next fix's fields, read in place: `fixes[i]` would be copied (see `FixReading`).
           if i &+ 1 < fixes.count {
-            (slots + ((i &+ 1) & 1)).initialize(to: FixReading(at: base + (i &+ 1)))
+            let next = slots + ((i &+ 1) & 1)
+            next.initialize(to: FixReading(at: base + (i &+ 1)))
+            // The next fix's cell in the cell cache's table, asked for a fix ahead.
+            nextCellKey = cellCache.prefetchProbe(
+              latitude: next.pointee.latitude, longitude: next.pointee.longitude)
+          } else {
+            nextCellKey = ContainmentCellCache.unknownKey
           }
-          process(at: slots + (i & 1), slot: Int(handles[i].slot), into: &events)
+          process(at: slots + (i & 1), slot: Int(handles[i].slot), cellKey: cellKey, into: &events)
+          cellKey = nextCellKey
           fencesFoundAhead.fix = -1
         }
       }

@@ -14,12 +14,17 @@ extension ZoneEvaluator {
   ///
   /// `fromMemo` says the answer is the device's memo of the cell it was last in, unchanged
   /// since: what ``settledState(_:cell:testAnswers:records:)`` may have vouched for.
+  /// `knownKey` is the coordinate's cell key when the caller made it already, else
+  /// ``ContainmentCellCache/unknownKey``.
   @inline(__always)
   mutating func cellEntry(
-    latitude: Double, longitude: Double, device d: Int
+    latitude: Double, longitude: Double, knownKey: UInt64 = ContainmentCellCache.unknownKey,
+    device d: Int
   ) -> (entry: ContainmentCellCache.Entry?, fromMemo: Bool) {
     guard cellCache.isOn else { return (nil, false) }
-    let key = ContainmentCellCache.key(latitude: latitude, longitude: longitude)
+    let key =
+      knownKey != ContainmentCellCache.unknownKey
+      ? knownKey : ContainmentCellCache.key(latitude: latitude, longitude: longitude)
     guard key != 0 else { return (nil, false) }
     if cellCacheGeneration != zoneGeneration {
       cellCache.removeAll()

@@ -61,8 +61,13 @@ extension ZoneEvaluator {
   /// argument is copied by the caller just before the call, and the step's 16-byte loads
   /// spanned the copy's narrower stores: each waited for them to reach the cache (a failed
   /// store-to-load forward, 17 % of the step's own samples with a million devices).
+  ///
+  /// `cellKey` is the fix's key in the cell cache when the batch loop made it a fix ahead
+  /// (``ContainmentCellCache/prefetchProbe(latitude:longitude:)``), else
+  /// ``ContainmentCellCache/unknownKey``.
   mutating func process(
-    at reading: UnsafePointer<FixReading>, slot d: Int, into events: inout [ZoneEvent]
+    at reading: UnsafePointer<FixReading>, slot d: Int,
+    cellKey: UInt64 = ContainmentCellCache.unknownKey, into events: inout [ZoneEvent]
   ) {
     let fix = reading.pointee
     if !pendingEvents.isEmpty { flushPendingEvents(into: &events) }
@@ -93,7 +98,7 @@ extension ZoneEvaluator {
     // the cell its memo names, which still answers, can change nothing at this fix if the
     // cell's fences to test answer it as they did the fix that settled it, and (rules v2) the
     // zones it would check in to still fail their conditions.
-    let cell = cellEntry(latitude: fix.latitude, longitude: fix.longitude, device: d)
+    let cell = cellEntry(latitude: fix.latitude, longitude: fix.longitude, knownKey: cellKey, device: d)
     if cell.fromMemo, roaming.isEmpty, let entry = cell.entry {
       let settled = devices.withUnsafeBufferPointer { $0[d].settledInCell }
       if settled.isSettled,
