@@ -177,21 +177,16 @@ extension MultiPolygon {
   ) -> Bool {
     let margin = Self.cellMargin
     var overflows = false
-    for part in 0..<partCount {
+    for part in 0..<stripes.partCount {
       guard partExtentMeets(part, cell, margin: margin) else { continue }
       let colour = stripes.partColours[part]
-      overflows = withPartEdges(part, joined: stripes) { index, values, stride in
-        index.forEachEdge(
-          meetingBox: cell.west, cell.south, cell.east, cell.north, margin: margin,
-          values: values, stride: stride
-        ) { k in
-          guard edges.count - start < edgeLimit else { return true }
-          let i = stride &* k
-          edges.append(
-            CellEdge(ax: values[i], ay: values[i &+ 1], bx: values[i &+ 2], by: values[i &+ 3]))
-          colours.append(colour)
-          return false
-        }
+      overflows = stripes.forEachPartEdge(
+        part, meetingBox: cell.west, cell.south, cell.east, cell.north, margin: margin
+      ) { ax, ay, bx, by in
+        guard edges.count - start < edgeLimit else { return true }
+        edges.append(CellEdge(ax: ax, ay: ay, bx: bx, by: by))
+        colours.append(colour)
+        return false
       }
       if overflows { break }
     }

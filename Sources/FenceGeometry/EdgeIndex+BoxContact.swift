@@ -151,7 +151,7 @@ extension EdgeIndex {
   /// ``forEachEdge(meetingBox:_:_:_:margin:_:)`` over this index's chunk tree, reading the
   /// edges from `values` at `stride` doubles an edge instead of from the index: the same edges,
   /// held elsewhere (a multipolygon's part read from the joined index's plain copy, so that a
-  /// packed part is not unpacked: ``MultiPolygon/withPartEdges(_:joined:_:)``). Edge `k` is
+  /// packed part is not unpacked: ``withPartEdges(_:_:)``). Edge `k` is
   /// `values[stride * k ..< stride * k + 4]`.
   ///
   /// - Precondition: `values` holds exactly ``edgeCount`` edges at `stride` (2 or 4).

@@ -29,8 +29,6 @@ extension EdgeIndex {
   /// more edges than that: a query reads only as many as the index has edges. 64 KB once, where
   /// 4,096 left each of the time zones' larger polygons a zero colour per edge (0.99 MB).
   static let zeroColours = ContiguousArray<UInt8>(repeating: 0, count: 65_536)
-  /// The part colours of a single part of colour 0, shared.
-  static let zeroColour: [UInt8] = [0]
 
   /// The stripe table of some edges: how many stripes, their scale, and per stripe the numbers
   /// of its edges (see the type's notes).

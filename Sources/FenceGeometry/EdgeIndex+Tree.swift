@@ -43,7 +43,7 @@ extension EdgeIndex {
   /// The stored tree built (for ``withTree(_:)``'s first use), from the values unpacked for the
   /// build only when the index is packed and no query has unpacked it: the search that wants
   /// the tree may read its edges elsewhere (a multipolygon's part, from the joined index's
-  /// copy, ``MultiPolygon/withPartEdges(_:joined:_:)``), and a query that reads the index's own
+  /// copy, ``withPartEdges(_:_:)``), and a query that reads the index's own
   /// unpacks them then.
   @inline(never)
   private func makeTreeTable() -> TreeTable {

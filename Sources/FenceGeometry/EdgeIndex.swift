@@ -65,11 +65,9 @@ final class EdgeIndex: Sendable {
   /// The colour of each edge (a bit number of the parity word); may be longer than the edges
   /// (``zeroColours``).
   let colours: ContiguousArray<UInt8>
-  /// The colour of each part, in the order the parts were given (one part: colour 0).
-  let partColours: [UInt8]
-
-  /// The number of parts whose edges the index holds (1 unless joined): one colour each.
-  var partCount: Int { partColours.count }
+  /// The parts whose edges the index holds: one of colour 0 (``PartTable/single``), or a
+  /// multipolygon's parts, joined (see `EdgeIndex+Parts.swift`).
+  let parts: PartTable
 
   /// Indexes the edges between consecutive vertices of each chain (a polygon's closed rings, or
   /// a polyline's vertices).
@@ -147,7 +145,7 @@ final class EdgeIndex: Sendable {
     colours =
       count <= EdgeIndex.zeroColours.count
       ? EdgeIndex.zeroColours : ContiguousArray(repeating: 0, count: count)
-    partColours = EdgeIndex.zeroColour
+    parts = .single
   }
 
   /// The edges of `parts`, which must share one frame (all unwrapped or none), joined part
@@ -155,12 +153,12 @@ final class EdgeIndex: Sendable {
   /// at the same position of `colours` (below 64): a multipolygon's containment index. It has
   /// no chunk tree (distances search the parts' own).
   init(joining parts: [EdgeIndex], colours partColours: [UInt8]) {
+    self.parts = PartTable(colours: partColours, indexes: parts)
     precondition(!parts.isEmpty && parts.count == partColours.count, "joined index parts")
     precondition(partColours.allSatisfy { $0 < 64 }, "stripe colours are bits of a UInt64")
     let unwrapped = parts[0].isUnwrapped
     precondition(parts.allSatisfy { $0.isUnwrapped == unwrapped }, "parts in one frame")
     isUnwrapped = unwrapped
-    self.partColours = partColours.count == 1 && partColours[0] == 0 ? EdgeIndex.zeroColour : partColours
     var minX = Double.infinity
     var maxX = -Double.infinity
     var minY = Double.infinity
@@ -261,7 +259,7 @@ final class EdgeIndex: Sendable {
     stripeSlot = PublishedOnce(
       EdgeIndex.initialStripeSlot(edgeCount: other.edgeCount, parts: other.partCount))
     colours = other.colours
-    partColours = other.partColours
+    parts = other.parts
   }
 
   /// Calls `body` with the chunk tree's root node (its ``ChunkTree/stride`` values), or returns

@@ -41,8 +41,7 @@ extension MultiPolygon {
     }
     // One part, or parts joined in one index: that index's stripes or tree, without the
     // parts (nil: the parts' trees must answer, or an antimeridian frame).
-    let joined = stripes
-    if let joined, let relation = joined.relation(toCell: cell) { return relation }
+    if let stripes, let relation = stripes.relation(toCell: cell) { return relation }
     let minX = cell.west
     let minY = cell.south
     let maxX = cell.east
@@ -55,19 +54,18 @@ extension MultiPolygon {
         return .mixed
       }
     case .many(let many):
-      // Parts by their flat extents, in order: only a part whose extent meets the cell has its
-      // index read (reading one retains it), and its edges from the joined index's plain copy
-      // when there is one (a packed part stays packed).
+      // Parts without a joined index (a joined one answers above, unless unwrapped), by their
+      // flat extents, in order: only a part whose extent meets the cell has its index read
+      // (reading one retains it).
       for k in many.extents.indices {
         let extent = many.extents[k]
         if extent.isUnwrapped { return .mixed }
         guard extent.meets(cell, margin: margin) else { continue }
-        let meets = withPartEdges(k, joined: joined) { index, values, stride in
-          index.forEachEdge(
-            meetingBox: minX, minY, maxX, maxY, margin: margin, values: values, stride: stride
-          ) { _ in true }
+        if many.polygons[k].index.meetsBox(
+          minX: minX, minY: minY, maxX: maxX, maxY: maxY, margin: margin)
+        {
+          return .mixed
         }
-        if meets { return .mixed }
       }
     }
     let centre = contains(
@@ -80,9 +78,9 @@ extension EdgeIndex {
   /// ``MultiPolygon/relation(toCell:)`` of the multipolygon whose stripe index this is (one
   /// part's own, or the parts' joined), read from this index alone: whether an edge meets the
   /// cell from the stripes the cell spans (``stripesMeetBox(minX:minY:maxX:maxY:margin:)``) or
-  /// from the chunk tree, then the test of the cell's centre. `nil` when this index cannot tell:
-  /// its frame is unwrapped (the multipolygon's box decides first), or the stripes hold too many
-  /// entries and it keeps no tree (a joined index: the parts' trees answer).
+  /// from the chunk tree (a joined index's: each part's tree over the joined copy of its edges,
+  /// ``withPartEdges(_:_:)``), then the test of the cell's centre. `nil` when this index cannot
+  /// tell: its frame is unwrapped (the multipolygon's box decides first).
   ///
   /// The same answer as the multipolygon's, which calls it: a cell that misses the extent finds
   /// no edge and a centre outside it. Read through ``UnretainedContainmentTest``, it costs no
@@ -102,7 +100,16 @@ extension EdgeIndex {
         return .mixed
       }
     } else {
-      return nil
+      // A joined index: its parts' trees, the parts whose extents miss the cell skipped.
+      let parts = self.parts
+      for k in parts.indexes.indices where parts.extents[k].meets(cell, margin: margin) {
+        if forEachPartEdge(
+          k, meetingBox: cell.west, cell.south, cell.east, cell.north, margin: margin,
+          { _, _, _, _ in true })
+        {
+          return .mixed
+        }
+      }
     }
     let centre = covers(
       latitude: (cell.south + cell.north) / 2, longitude: (cell.west + cell.east) / 2)

@@ -21,9 +21,6 @@ public struct MultiPolygon: Hashable, Sendable {
     /// Each part's edge extent, in part order, held flat: the cell tests skip the parts whose
     /// extent misses a cell without reading (and retaining) the part's index.
     let extents: ContiguousArray<PartExtent>
-    /// The number of each part's first edge in the joined index (which holds the parts' edges
-    /// in part order): ``MultiPolygon/withPartEdges(_:joined:_:)``.
-    let joinedEdgeStarts: ContiguousArray<Int>
     @usableFromInline let boundingBox: BoundingBox
     /// The joined containment index (``MultiPolygon/stripes``), made by the first query that
     /// needs it (a copy of every part's edges, four values an edge: most multipolygons of a
@@ -39,14 +36,6 @@ public struct MultiPolygon: Hashable, Sendable {
     init(_ polygons: [Polygon]) {
       self.polygons = polygons.map { $0.storingTreeNodes() }
       extents = ContiguousArray(polygons.map { PartExtent($0.index) })
-      var starts = ContiguousArray<Int>()
-      starts.reserveCapacity(polygons.count)
-      var edges = 0
-      for polygon in polygons {
-        starts.append(edges)
-        edges += polygon.index.edgeCount
-      }
-      joinedEdgeStarts = starts
       boundingBox = BoundingBox.union(polygons.map(\.boundingBox))
     }
 

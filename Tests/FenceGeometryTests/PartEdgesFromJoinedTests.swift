@@ -4,8 +4,8 @@ import Testing
 @testable import FenceGeometry
 
 /// A multipolygon's part is searched through its own chunk tree while its edges are read from
-/// the joined index's plain copy (`MultiPolygon.withPartEdges`): the same edges as the part's
-/// own values give, and a part packed as decimals is never unpacked by the cell queries.
+/// the joined index's plain copy (`EdgeIndex.withPartEdges`): the same edges as the part's own
+/// values give, and a part packed as decimals is never unpacked by the cell queries.
 @Suite struct PartEdgesFromJoinedTests {
   /// Each of Manhattan's 33 parts over the boxes of `StripeBoxContactTests`: the tree search
   /// reading the joined copy finds exactly the edges, in the same order and with the same
@@ -25,7 +25,7 @@ import Testing
           meetingBox: box.west, box.south, box.east, box.north, margin: margin
         ) { own.append($0); return false }
         var fromJoined: [Int] = []
-        shape.withPartEdges(k, joined: joined) { index, values, stride in
+        joined.withPartEdges(k) { index, values, stride in
           #expect(stride == 4 && index === part)
           _ = index.forEachEdge(
             meetingBox: box.west, box.south, box.east, box.north, margin: margin,
