@@ -62,6 +62,22 @@ public enum Gunzip {
       try inflater.inflate(input, limit: limit)
     }
   }
+
+  /// ``inflate(_:limit:)``'s result, and how many bytes zlib inflated in all before it returned
+  /// or stopped: at most `limit` plus one piece (``pieceSize``) when it stops at the limit (for
+  /// tests: a gzip bomb must stop there, not inflate on).
+  static func inflateCountingOutput(
+    _ bytes: [UInt8], limit: Int
+  ) -> (result: Result<[UInt8], GunzipError>, inflated: Int) {
+    precondition(limit >= 0, "the limit of Gunzip.inflate must be >= 0, got \(limit)")
+    guard !bytes.isEmpty else { return (.failure(.truncated), 0) }
+    let inflater: Inflater
+    do { inflater = try Inflater() } catch { return (.failure(error), 0) }
+    let result = bytes.withUnsafeBufferPointer { input in
+      Result { () throws(GunzipError) in try inflater.inflate(input, limit: limit) }
+    }
+    return (result, inflater.inflatedBytes)
+  }
 }
 
 /// One zlib inflate stream and its scratch buffer, freed on deinit.
@@ -73,6 +89,8 @@ private final class Inflater {
   /// Filled in by zlib as it reads a member's header; `done` tells whether the header is
   /// complete, which separates a bad header from bad data.
   let header: UnsafeMutablePointer<gz_header>
+  /// The bytes zlib has inflated so far, over every member (tests).
+  private(set) var inflatedBytes = 0
   let piece: UnsafeMutablePointer<UInt8>
 
   init() throws(GunzipError) {
@@ -135,6 +153,7 @@ private final class Inflater {
       stream.pointee.avail_out = UInt32(Gunzip.pieceSize)
       let status = CZlib.inflate(stream, Z_NO_FLUSH)
       let produced = Gunzip.pieceSize - Int(stream.pointee.avail_out)
+      inflatedBytes += produced
       if produced > 0 {
         guard produced <= limit - output.count else { throw .largerThanLimit(limit: limit) }
         if output.count + produced > output.capacity {
