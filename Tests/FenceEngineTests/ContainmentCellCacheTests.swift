@@ -89,7 +89,9 @@ import Testing
   @Test(arguments: [1, 2, 4, 1_024])
   func cellsInOnePlaceOfTheirBlocksFillTheTable(capacity: Int) throws {
     var cache = ContainmentCellCache(capacity: capacity)
-    let cells = (0..<UInt64(capacity)).map { key(row: 2 * (66_000 + $0 / 32), column: 2 * ($0 % 32)) }
+    let cells = (0..<UInt64(capacity)).map {
+      key(row: 2 * (66_000 + $0 / 32), column: 2 * ($0 % 32))
+    }
     for (n, cell) in cells.enumerated() {
       let filing = cache.file(cell, inside: [Int32(n)], test: [])
       _ = try #require(filing)
@@ -120,7 +122,8 @@ import Testing
       let expected = ContainmentCellCache.key(latitude: latitude, longitude: longitude)
       #expect(cache.prefetchProbe(latitude: latitude, longitude: longitude) == expected)
     }
-    #expect(ContainmentCellCache.key(latitude: 40.6, longitude: -74) == key(row: 133_734, column: 108_544))
+    let harbor = ContainmentCellCache.key(latitude: 40.6, longitude: -74)
+    #expect(harbor == key(row: 133_734, column: 108_544))
     #expect(cache.prefetchProbe(latitude: 89.95, longitude: 10) == 0)
     #expect(cache.prefetchProbe(latitude: 10, longitude: 179.95) == 0)
   }

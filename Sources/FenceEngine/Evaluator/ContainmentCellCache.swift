@@ -17,8 +17,9 @@ import FenceGeometry
 ///
 /// The cache is an open-addressing hash table (filled to at most a half) over one pool of fence
 /// slots; the four cells of a 2 × 2 block start their probes in one cache line (``home(of:)``),
-/// so a device moving to a neighbouring cell often finds it in the line it last read. Both start at 1,024 cells when the first cell is filed; the table doubles as cells
-/// fill, up to ``capacity`` cells (a power of two), and the pool as their lists fill, up to
+/// so a device moving to a neighbouring cell often finds it in the line it last read. Both
+/// start at 1,024 cells when the first cell is filed; the table doubles as cells fill, up to
+/// ``capacity`` cells (a power of two), and the pool as their lists fill, up to
 /// ``slotsPerCell`` slots per cell of capacity; when either is full at that size the whole
 /// cache is emptied (in O(1), by an epoch count) and refilled as fixes arrive, so it stops
 /// allocating once it has grown to the stream's working set or to its capacity. Answers never

@@ -122,7 +122,8 @@ extension ZoneEvaluator {
           } else {
             nextCellKey = ContainmentCellCache.unknownKey
           }
-          process(at: slots + (i & 1), slot: Int(handles[i].slot), cellKey: cellKey, into: &events)
+          process(
+            at: slots + (i & 1), slot: Int(handles[i].slot), cellKey: cellKey, into: &events)
           cellKey = nextCellKey
           fencesFoundAhead.fix = -1
         }

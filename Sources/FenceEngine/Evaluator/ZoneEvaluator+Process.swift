@@ -98,7 +98,8 @@ extension ZoneEvaluator {
     // the cell its memo names, which still answers, can change nothing at this fix if the
     // cell's fences to test answer it as they did the fix that settled it, and (rules v2) the
     // zones it would check in to still fail their conditions.
-    let cell = cellEntry(latitude: fix.latitude, longitude: fix.longitude, knownKey: cellKey, device: d)
+    let cell = cellEntry(
+      latitude: fix.latitude, longitude: fix.longitude, knownKey: cellKey, device: d)
     if cell.fromMemo, roaming.isEmpty, let entry = cell.entry {
       let settled = devices.withUnsafeBufferPointer { $0[d].settledInCell }
       if settled.isSettled,
