@@ -112,19 +112,20 @@ package struct CellContainmentTest: Sendable {
   }
 }
 
-extension MultiPolygon {
+extension EdgeIndex {
   /// Reference points tried in turn, as fractions of the cell's width and height: the centre,
   /// then two points off its axes (a vertical or horizontal edge through the centre).
   static let cellReferenceFractions: [(Double, Double)] = [
     (0.5, 0.5), (0.3125, 0.6875), (0.6875, 0.40625),
   ]
 
-  /// Prepares the exact containment test of the multipolygon for the points of `cell`,
+  /// Prepares the exact containment test, for the points of `cell`, of the multipolygon whose
+  /// stripe index this is (one part's own, or the parts' joined),
   /// appending the edges that meet the cell to `edges` (directed so that the reference point
   /// is on their left) and their colours to `colours`; see ``CellContainmentTest``.
   ///
   /// `nil` (and nothing appended) when the test cannot be made: more than `edgeLimit` edges
-  /// meet the cell, the multipolygon has no single stripe index or crosses the antimeridian,
+  /// meet the cell, the index's frame is unwrapped (the shape crosses the antimeridian),
   /// the cell touches longitude ±180, or every reference point tried lies on an edge's line.
   /// When no edge meets the cell, the test answers every point of it with *Q*'s answer.
   ///
@@ -139,10 +140,11 @@ extension MultiPolygon {
   package func cellContainmentTest(
     cell: BoundingBox, edgeLimit: Int, edges: inout [CellEdge], colours: inout [UInt8]
   ) -> CellContainmentTest? {
-    guard let stripes = cellTestStripes(cell) else { return nil }
+    guard canHaveCellTest(cell) else { return nil }
+    let stripes = self
     let start = edges.count
     precondition(colours.count == start, "one colour per cell edge")
-    let margin = Self.cellMargin
+    let margin = MultiPolygon.cellMargin
     var overflows = false
     // From the few stripes the cell spans when it can (the same edges, in stripe order),
     // else from each part's chunk tree.
@@ -175,7 +177,7 @@ extension MultiPolygon {
     _ cell: BoundingBox, stripes: EdgeIndex, start: Int, edgeLimit: Int,
     edges: inout [CellEdge], colours: inout [UInt8]
   ) -> Bool {
-    let margin = Self.cellMargin
+    let margin = MultiPolygon.cellMargin
     var overflows = false
     for part in 0..<stripes.partCount {
       guard partExtentMeets(part, cell, margin: margin) else { continue }
@@ -208,13 +210,14 @@ extension MultiPolygon {
     box: BoundingBox, within parent: CellContainmentTest, parentEdges: [CellEdge],
     parentColours: [UInt8], edgeLimit: Int, edges: inout [CellEdge], colours: inout [UInt8]
   ) -> CellContainmentTest? {
-    guard let stripes = cellTestStripes(box) else { return nil }
+    guard canHaveCellTest(box) else { return nil }
+    let stripes = self
     precondition(
       box.west >= parent.west && box.east <= parent.east && box.south >= parent.south
         && box.north <= parent.north, "a box inside the parent's cell")
     let start = edges.count
     precondition(colours.count == start, "one colour per cell edge")
-    let margin = Self.cellMargin
+    let margin = MultiPolygon.cellMargin
     var overflows = false
     let (x0, y0) = (box.west - margin, box.south - margin)
     let (x1, y1) = (box.east + margin, box.north + margin)
@@ -243,12 +246,10 @@ extension MultiPolygon {
     }
   }
 
-  /// The stripe index whose parities cell tests carry, if `cell` can have a test.
-  private func cellTestStripes(_ cell: BoundingBox) -> EdgeIndex? {
-    guard let stripes, !stripes.isUnwrapped, !cell.crossesAntimeridian, cell.west > -180,
-      cell.east < 180
-    else { return nil }
-    return stripes
+  /// Whether `cell` can have a test over this index: neither is across the antimeridian, and
+  /// the cell does not touch longitude ±180.
+  private func canHaveCellTest(_ cell: BoundingBox) -> Bool {
+    !isUnwrapped && !cell.crossesAntimeridian && cell.west > -180 && cell.east < 180
   }
 
   /// Picks the reference point for the edges appended from `start` and directs them, or
@@ -283,5 +284,27 @@ extension MultiPolygon {
     edges.removeSubrange(start...)
     colours.removeSubrange(start...)
     return nil
+  }
+}
+
+extension MultiPolygon {
+  /// ``EdgeIndex/cellContainmentTest(cell:edgeLimit:edges:colours:)`` of the multipolygon's
+  /// stripe index; `nil` when it has none (parts in different antimeridian frames, or more than
+  /// 64 colours).
+  package func cellContainmentTest(
+    cell: BoundingBox, edgeLimit: Int, edges: inout [CellEdge], colours: inout [UInt8]
+  ) -> CellContainmentTest? {
+    stripes?.cellContainmentTest(cell: cell, edgeLimit: edgeLimit, edges: &edges, colours: &colours)
+  }
+
+  /// ``EdgeIndex/cellContainmentTest(box:within:parentEdges:parentColours:edgeLimit:edges:colours:)``
+  /// of the multipolygon's stripe index; `nil` when it has none.
+  package func cellContainmentTest(
+    box: BoundingBox, within parent: CellContainmentTest, parentEdges: [CellEdge],
+    parentColours: [UInt8], edgeLimit: Int, edges: inout [CellEdge], colours: inout [UInt8]
+  ) -> CellContainmentTest? {
+    stripes?.cellContainmentTest(
+      box: box, within: parent, parentEdges: parentEdges, parentColours: parentColours,
+      edgeLimit: edgeLimit, edges: &edges, colours: &colours)
   }
 }

@@ -42,6 +42,16 @@ extension EdgeIndex {
   /// The number of parts whose edges the index holds (1 unless joined): one colour each.
   var partCount: Int { parts.colours.count }
 
+  /// Whether part `k`'s edge extent (frame degrees) comes within `margin` degrees of `box`:
+  /// the index's own extent for an index of one part, else the part's, read from the table
+  /// without reading the part's index.
+  @inline(__always)
+  func partExtentMeets(_ k: Int, _ box: BoundingBox, margin: Double) -> Bool {
+    let parts = self.parts
+    return parts.indexes.isEmpty
+      ? extentMeets(box, margin: margin) : parts.extents[k].meets(box, margin: margin)
+  }
+
   /// Calls `body` with part `k`'s edge index and its edge values at their stride (2 or 4
   /// doubles an edge, edge `i` from `stride * i`), for searches over the part's chunk tree
   /// (``forEachEdge(meetingBox:_:_:_:margin:values:stride:_:)``).

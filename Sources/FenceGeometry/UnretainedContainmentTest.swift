@@ -36,6 +36,28 @@ package struct UnretainedContainmentTest {
   package func relation(toCell cell: BoundingBox) -> CellRelation? {
     stripes._withUnsafeGuaranteedRef { $0.relation(toCell: cell) }
   }
+
+  /// ``MultiPolygon/cellContainmentTest(cell:edgeLimit:edges:colours:)``, read unretained.
+  package func cellContainmentTest(
+    cell: BoundingBox, edgeLimit: Int, edges: inout [CellEdge], colours: inout [UInt8]
+  ) -> CellContainmentTest? {
+    stripes._withUnsafeGuaranteedRef {
+      $0.cellContainmentTest(cell: cell, edgeLimit: edgeLimit, edges: &edges, colours: &colours)
+    }
+  }
+
+  /// ``MultiPolygon/cellContainmentTest(box:within:parentEdges:parentColours:edgeLimit:edges:colours:)``,
+  /// read unretained.
+  package func cellContainmentTest(
+    box: BoundingBox, within parent: CellContainmentTest, parentEdges: [CellEdge],
+    parentColours: [UInt8], edgeLimit: Int, edges: inout [CellEdge], colours: inout [UInt8]
+  ) -> CellContainmentTest? {
+    stripes._withUnsafeGuaranteedRef {
+      $0.cellContainmentTest(
+        box: box, within: parent, parentEdges: parentEdges, parentColours: parentColours,
+        edgeLimit: edgeLimit, edges: &edges, colours: &colours)
+    }
+  }
 }
 
 extension MultiPolygon {

@@ -69,4 +69,42 @@ import Testing
     #expect(edges.count == 2_514)
     #expect(packed.allSatisfy { !$0.index.hasUnpackedEdges })
   }
+
+  /// The cell tests made through the unretained stripe index (the engine's way, since the
+  /// joined index holds its parts) are the multipolygon's: the same reference points, parities
+  /// and edges, for every box, for Manhattan's 33 parts and for its largest part alone.
+  @Test func unretainedCellTestsAreTheMultipolygons() throws {
+    let (shape, largest, boxes) = try StripeBoxContactTests().manhattanAndBoxes()
+    for (name, multipolygon, expectedTests) in [
+      ("Manhattan", shape, 1_226), ("largest part", MultiPolygon(largest), 1_244),
+    ] {
+      let unretained = try #require(multipolygon.unretainedContainmentTest)
+      var tests = 0
+      var different = 0
+      var edges: ([CellEdge], [CellEdge]) = ([], [])
+      var colours: ([UInt8], [UInt8]) = ([], [])
+      for box in boxes {
+        let a = multipolygon.cellContainmentTest(
+          cell: box, edgeLimit: 64, edges: &edges.0, colours: &colours.0)
+        let b = unretained.cellContainmentTest(
+          cell: box, edgeLimit: 64, edges: &edges.1, colours: &colours.1)
+        if let a, let b {
+          tests += 1
+          if a.qx != b.qx || a.qy != b.qy || a.referenceParities != b.referenceParities
+            || a.edgeStart != b.edgeStart || a.edgeCount != b.edgeCount
+          {
+            different += 1
+          }
+        } else if (a == nil) != (b == nil) {
+          different += 1
+        }
+      }
+      let sameEdges = zip(edges.0, edges.1).allSatisfy {
+        $0.ax == $1.ax && $0.ay == $1.ay && $0.bx == $1.bx && $0.by == $1.by
+      }
+      #expect(different == 0, "\(name)")
+      #expect(tests == expectedTests, "\(name)")
+      #expect(edges.0.count == edges.1.count && sameEdges && colours.0 == colours.1, "\(name)")
+    }
+  }
 }

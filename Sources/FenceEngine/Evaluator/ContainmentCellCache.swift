@@ -465,12 +465,15 @@ struct ContainmentCellCache {
     return pool[k].link == -1
   }
 
-  /// Makes the containment tests of `shape` for the pool slot `k` (of a *test* list of the
+  /// Makes the containment tests of `shape` (a polygon fence's unretained stripe index, which
+  /// the evaluator keeps alive) for the pool slot `k` (of a *test* list of the
   /// cell `cell` just filed), one per quarter of the cell (2 × 2, each with its own reference
   /// point, so that a fix reads only the edges meeting its quarter), and links the slot to
   /// them. A quarter whose test cannot be made gets `CellContainmentTest.undecided`; the slot
   /// stays unlinked when no quarter has a test or a budget is spent.
-  mutating func attachContainmentTests(_ shape: MultiPolygon, cell: BoundingBox, slot k: Int) {
+  mutating func attachContainmentTests(
+    _ shape: UnretainedContainmentTest, cell: BoundingBox, slot k: Int
+  ) {
     guard containmentTests.count + 4 <= capacity * Self.testsPerCell else { return }
     let base = containmentTests.count
     let midX = (cell.west + cell.east) / 2

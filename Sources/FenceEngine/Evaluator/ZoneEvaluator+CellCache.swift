@@ -144,10 +144,11 @@ extension ZoneEvaluator {
     if let answer = cellCache.containment(slot: k, latitude: latitude, longitude: longitude) {
       return answer
     }
-    if cellCache.countFullTest(slot: k), let polygon = polygonFences.sparseSlot(slot) {
+    // Through the fence's unretained stripe index (none: the parts are tested one by one, and
+    // no cell test can be made).
+    if cellCache.countFullTest(slot: k), let test = elementCores[Int(slot)].polygonTest {
       let key = ContainmentCellCache.key(latitude: latitude, longitude: longitude)
-      cellCache.attachContainmentTests(
-        polygon.shape, cell: ContainmentCellCache.cell(key), slot: k)
+      cellCache.attachContainmentTests(test, cell: ContainmentCellCache.cell(key), slot: k)
     }
     return fenceContains(slot, coordinate, position: &position)
   }
