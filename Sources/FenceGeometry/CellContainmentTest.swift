@@ -141,19 +141,19 @@ extension EdgeIndex {
     cell: BoundingBox, edgeLimit: Int, edges: inout [CellEdge], colours: inout [UInt8]
   ) -> CellContainmentTest? {
     guard canHaveCellTest(cell) else { return nil }
-    let stripes = self
     let start = edges.count
     precondition(colours.count == start, "one colour per cell edge")
     let margin = MultiPolygon.cellMargin
     var overflows = false
     // From the few stripes the cell spans when it can (the same edges, in stripe order),
     // else from each part's chunk tree.
-    let colourOf = stripes.colours
-    if let stopped = stripes.forEachStripeEdge(
+    // The index's edge colours (`colours` is the list being filled).
+    let colourOf = self.colours
+    if let stopped = forEachStripeEdge(
       meetingBox: cell.west, cell.south, cell.east, cell.north, margin: margin,
       { k in
         guard edges.count - start < edgeLimit else { return true }
-        let (ax, ay, bx, by) = stripes.edge(k)
+        let (ax, ay, bx, by) = edge(k)
         edges.append(CellEdge(ax: ax, ay: ay, bx: bx, by: by))
         colours.append(colourOf[k])
         return false
@@ -162,27 +162,26 @@ extension EdgeIndex {
       overflows = stopped
     } else {
       overflows = gatherFromPartTrees(
-        cell, stripes: stripes, start: start, edgeLimit: edgeLimit, edges: &edges,
-        colours: &colours)
+        cell, start: start, edgeLimit: edgeLimit, edges: &edges, colours: &colours)
     }
     return finishCellTest(
       cell, from: start, overflows: overflows, edges: &edges, colours: &colours
-    ) { x, y in stripes.crossingParities(x: x, y: y) }
+    ) { x, y in crossingParities(x: x, y: y) }
   }
 
   /// Appends the edges meeting `cell` (widened) from each part's chunk tree, as
   /// ``cellContainmentTest(cell:edgeLimit:edges:colours:)`` takes them when the stripes hold
   /// too many entries; whether more than `edgeLimit` were found since `start`.
   private func gatherFromPartTrees(
-    _ cell: BoundingBox, stripes: EdgeIndex, start: Int, edgeLimit: Int,
-    edges: inout [CellEdge], colours: inout [UInt8]
+    _ cell: BoundingBox, start: Int, edgeLimit: Int, edges: inout [CellEdge],
+    colours: inout [UInt8]
   ) -> Bool {
     let margin = MultiPolygon.cellMargin
     var overflows = false
-    for part in 0..<stripes.partCount {
+    for part in 0..<partCount {
       guard partExtentMeets(part, cell, margin: margin) else { continue }
-      let colour = stripes.partColours[part]
-      overflows = stripes.forEachPartEdge(
+      let colour = partColours[part]
+      overflows = forEachPartEdge(
         part, meetingBox: cell.west, cell.south, cell.east, cell.north, margin: margin
       ) { ax, ay, bx, by in
         guard edges.count - start < edgeLimit else { return true }
@@ -211,7 +210,6 @@ extension EdgeIndex {
     parentColours: [UInt8], edgeLimit: Int, edges: inout [CellEdge], colours: inout [UInt8]
   ) -> CellContainmentTest? {
     guard canHaveCellTest(box) else { return nil }
-    let stripes = self
     precondition(
       box.west >= parent.west && box.east <= parent.east && box.south >= parent.south
         && box.north <= parent.north, "a box inside the parent's cell")
@@ -242,7 +240,7 @@ extension EdgeIndex {
         }
       }
       if let found, !found.onEdge { return found.parities }
-      return stripes.crossingParities(x: x, y: y)
+      return crossingParities(x: x, y: y)
     }
   }
 
@@ -294,7 +292,8 @@ extension MultiPolygon {
   package func cellContainmentTest(
     cell: BoundingBox, edgeLimit: Int, edges: inout [CellEdge], colours: inout [UInt8]
   ) -> CellContainmentTest? {
-    stripes?.cellContainmentTest(cell: cell, edgeLimit: edgeLimit, edges: &edges, colours: &colours)
+    stripes?.cellContainmentTest(
+      cell: cell, edgeLimit: edgeLimit, edges: &edges, colours: &colours)
   }
 
   /// ``EdgeIndex/cellContainmentTest(box:within:parentEdges:parentColours:edgeLimit:edges:colours:)``

@@ -101,6 +101,8 @@ extension EdgeIndex {
       }
     } else {
       // A joined index: its parts' trees, the parts whose extents miss the cell skipped.
+      // (Its parts' extents read directly: ``partExtentMeets(_:_:margin:)`` would ask at each
+      // part whether the index is joined.)
       let parts = self.parts
       for k in parts.indexes.indices where parts.extents[k].meets(cell, margin: margin) {
         if forEachPartEdge(

@@ -88,17 +88,6 @@ public struct MultiPolygon: Hashable, Sendable {
     }
   }
 
-  /// Whether part `k`'s edge extent (its frame's degrees) comes within `margin` degrees of
-  /// `box`: ``EdgeIndex/extentMeets(_:margin:)`` of ``partIndex(_:)``, read from the flat
-  /// extents of a multipolygon of several parts.
-  @inline(__always)
-  func partExtentMeets(_ k: Int, _ box: BoundingBox, margin: Double) -> Bool {
-    switch parts {
-    case .one(let polygon): polygon.index.extentMeets(box, margin: margin)
-    case .many(let many): many.extents[k].meets(box, margin: margin)
-    }
-  }
-
   /// The box of all parts.
   @usableFromInline
   var _boundingBox: BoundingBox {

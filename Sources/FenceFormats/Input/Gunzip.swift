@@ -55,17 +55,12 @@ public enum Gunzip {
   /// - Throws: ``GunzipError``: `.largerThanLimit` as soon as the output would exceed `limit`;
   ///   `.truncated`, `.badHeader` or `.corrupt` for input that is not complete, intact gzip.
   public static func inflate(_ bytes: [UInt8], limit: Int) throws(GunzipError) -> [UInt8] {
-    precondition(limit >= 0, "the limit of Gunzip.inflate must be >= 0, got \(limit)")
-    guard !bytes.isEmpty else { throw .truncated }
-    let inflater = try Inflater()
-    return try bytes.withUnsafeBufferPointer { input throws(GunzipError) in
-      try inflater.inflate(input, limit: limit)
-    }
+    try inflateCountingOutput(bytes, limit: limit).result.get()
   }
 
-  /// ``inflate(_:limit:)``'s result, and how many bytes zlib inflated in all before it returned
-  /// or stopped: at most `limit` plus one piece (``pieceSize``) when it stops at the limit (for
-  /// tests: a gzip bomb must stop there, not inflate on).
+  /// ``inflate(_:limit:)``'s result (which it unwraps), and how many bytes zlib inflated in all
+  /// before it returned or stopped: at most `limit` plus one piece (``pieceSize``) when it stops
+  /// at the limit (tests read it: a gzip bomb must stop there, not inflate on).
   static func inflateCountingOutput(
     _ bytes: [UInt8], limit: Int
   ) -> (result: Result<[UInt8], GunzipError>, inflated: Int) {
